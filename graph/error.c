@@ -1,0 +1,52 @@
+/* Thread-local last error: failures never abort, and a NULL input never overwrites. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define LOOM_ERROR_CAP 4096
+
+static _Thread_local char error_msg[LOOM_ERROR_CAP];
+static _Thread_local int error_code = LOOM_OK;
+
+void loom__error(int code, const char *fn, const char *fmt, ...)
+{
+    int n = snprintf(error_msg, sizeof error_msg, "%s: ", fn);
+    if (n < 0 || (size_t)n >= sizeof error_msg)
+        n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(error_msg + n, sizeof error_msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    error_code = code == LOOM_OK ? LOOM_ERR_INVALID : code;
+}
+
+const char *loom_last_error(void)
+{
+    return error_code == LOOM_OK ? NULL : error_msg;
+}
+
+int loom_last_error_code(void)
+{
+    return error_code;
+}
+
+void loom_clear_error(void)
+{
+    error_code = LOOM_OK;
+    error_msg[0] = '\0';
+}
+
+char *loom__fmt_shape(char *buf, size_t n, int ndim, const int64_t *shape)
+{
+    size_t used = 0;
+    int w = snprintf(buf, n, "(");
+    used = w > 0 ? (size_t)w : 0;
+    for (int i = 0; i < ndim && used < n; i++) {
+        w = snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)shape[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    if (used < n)
+        snprintf(buf + used, n - used, ndim == 1 ? ",)" : ")");
+    return buf;
+}

@@ -1,0 +1,129 @@
+/*
+ * graph/internal.h — the deferred graph's node, shared by graph/, fuser/ and exec/.
+ * No CUDA here: graph/ and fuser/ must build and test on machines without a GPU.
+ */
+#ifndef LOOM_GRAPH_INTERNAL_H
+#define LOOM_GRAPH_INTERNAL_H
+
+#include "loom.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+
+typedef enum loom_op {
+#define X(e, name, arity, kind) LOOM_OP_##e,
+#include "ops.def"
+#undef X
+    LOOM_OP_COUNT
+} loom_op;
+
+typedef enum loom_opkind {
+    LOOM_OPK_LEAF, /* holds data: host copy, scalar value or device buffer */
+    LOOM_OPK_GEN,  /* a function of the flat index: fused into consumers, no memory traffic */
+    LOOM_OPK_VIEW, /* a strided index map over its one input */
+    LOOM_OPK_EW    /* elementwise over its inputs (broadcast views already applied) */
+} loom_opkind;
+
+typedef struct loom_opinfo {
+    const char *name; /* NumPy's name, used in DOT labels and generated code comments */
+    int arity;
+    loom_opkind kind;
+} loom_opinfo;
+
+extern const loom_opinfo loom__ops[LOOM_OP_COUNT];
+
+/* Device memory holding one array's value, C-contiguous. Owned by exec/: graph/ only drops
+ * references and calls free_fn, so it never touches CUDA. */
+typedef struct loom_buffer {
+    atomic_int refcount;
+    void (*free_fn)(struct loom_buffer *self);
+    void *ptr;
+    size_t bytes;
+    int device;
+} loom_buffer;
+
+void loom__buffer_release(loom_buffer *b);
+
+/* Op parameters. Scalars and fills keep the value both as a double and, for integer dtypes,
+ * exactly as an int64 (ival), so int64 values beyond 2^53 survive. */
+typedef struct loom_params {
+    double d[3];   /* SCALAR/FULL: d[0] real, d[1] imag; ARANGE: start, step;
+                      LINSPACE: start, step, stop */
+    int64_t i[2];  /* SCALAR/FULL: i[0] exact integer value; LINSPACE: num, endpoint;
+                      EYE: k; ROUND: decimals */
+} loom_params;
+
+#define LOOM_MAX_INPUTS 3
+
+struct loom_array {
+    atomic_int refcount;
+    uint16_t op;        /* loom_op */
+    int8_t dtype;       /* output dtype */
+    int8_t cdtype;      /* dtype an EW op computes in (inputs cast to it); = dtype otherwise */
+    uint8_t weak;       /* 1 for the weak scalars of loom_scalar / _int / _complex */
+    uint8_t ninputs;
+    int16_t ndim;
+    int64_t size;
+    uint64_t hash;      /* structure hash: op, dtypes, input hashes, view pattern; no sizes */
+    loom_array *inputs[LOOM_MAX_INPUTS];
+    int64_t *shape;     /* ndim entries (points into dims) */
+    int64_t *strides;   /* VIEW: element strides into inputs[0]'s C-order layout;
+                           otherwise C-contiguous strides (0 on size-1 axes is not used) */
+    int64_t offset;     /* VIEW: element offset into inputs[0]; 0 otherwise */
+    loom_params param;
+    const char *label;  /* VIEW: which call made it ("transpose", "slice"...), for DOT */
+    void *host_data;    /* HOST: malloc'd copy of the user's data (freed once uploaded) */
+    loom_buffer *buffer;/* the computed value on the device, once materialised */
+    int device;         /* the device the array belongs to */
+    int64_t dims[];     /* storage for shape[ndim] and strides[ndim] */
+};
+
+/* ---- errors (graph/error.c) ---- */
+
+/* Records "fn: reason" as this thread's last error with the given status code. */
+void loom__error(int code, const char *fn, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Formats a shape NumPy-style, "(3,4)" or "(5,)" or "()"; returns buf. */
+char *loom__fmt_shape(char *buf, size_t n, int ndim, const int64_t *shape);
+
+/* ---- nodes (graph/node.c) ---- */
+
+/* Checks ndim (0..32) and extents (>= 0, product fits int64) for function fn; on success
+ * writes the element count. Returns 0 or -1 with the error recorded. */
+int loom__check_shape(const char *fn, int ndim, const int64_t *shape, int64_t *size_out);
+/* A new node with refcount 1, C-contiguous strides, no inputs. The shape must already be
+ * checked. Returns NULL (error recorded under fn) when memory runs out. */
+loom_array *loom__node_alloc(const char *fn, loom_op op, loom_dtype dtype, int ndim,
+                             const int64_t *shape);
+/* Sets input i (takes a new reference on in). */
+void loom__node_set_input(loom_array *n, int i, loom_array *in);
+/* Computes the structure hash and hands the node to the current scope. Returns n. */
+loom_array *loom__node_finish(loom_array *n);
+/* Called by exec/ when a node's value is in buf: the node keeps buf (one reference moves
+ * in) and drops its inputs and host copy, so evaluated graphs free their history. */
+void loom__node_set_buffer(loom_array *n, loom_buffer *buf);
+/* Follows VIEW nodes to the array they index (a non-view). */
+loom_array *loom__view_base(loom_array *a);
+
+/* ---- dtypes (graph/dtype.c) ---- */
+
+bool loom__dtype_valid(int dt);
+bool loom__is_bool(loom_dtype dt);
+bool loom__is_int(loom_dtype dt);      /* signed or unsigned integer (not bool) */
+bool loom__is_signed(loom_dtype dt);   /* signed integer */
+bool loom__is_unsigned(loom_dtype dt); /* unsigned integer */
+bool loom__is_float(loom_dtype dt);    /* float16, bfloat16, float32, float64 */
+bool loom__is_complex(loom_dtype dt);
+/* Resolves the output dtype of elementwise op for its (already broadcast) inputs following
+ * NumPy 2: weak scalars first promote with the strong inputs (NEP 50), then the first of the
+ * ufunc's loops that the inputs cast to safely is chosen. Writes the dtype the loop computes
+ * in (*loop_dtype; every input is cast to it, except where's condition) and the output dtype.
+ * Returns 0, or -1 with "fn: ..." recorded (e.g. bitwise ops on floats, a weak int out of
+ * range of the other operand's dtype). */
+int loom__resolve_ufunc(const char *fn, loom_op op, int nin, loom_array *const *in,
+                        loom_dtype *loop_dtype, loom_dtype *out_dtype);
+
+#endif /* LOOM_GRAPH_INTERNAL_H */

@@ -1,0 +1,275 @@
+/* Nodes: allocation, reference counting, structure hashing, scopes and queries. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const loom_opinfo loom__ops[LOOM_OP_COUNT] = {
+#define X(e, name, arity, kind) [LOOM_OP_##e] = {name, arity, LOOM_OPK_##kind},
+#include "ops.def"
+#undef X
+};
+
+/* ---- shape checks ---- */
+
+int loom__check_shape(const char *fn, int ndim, const int64_t *shape, int64_t *size_out)
+{
+    if (ndim < 0 || ndim > LOOM_MAXDIMS) {
+        loom__error(LOOM_ERR_INVALID, fn, "ndim %d is out of range (0 to %d)", ndim, LOOM_MAXDIMS);
+        return -1;
+    }
+    if (ndim > 0 && !shape) {
+        loom__error(LOOM_ERR_INVALID, fn, "shape is NULL for ndim %d", ndim);
+        return -1;
+    }
+    int64_t size = 1;
+    bool empty = false;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0) {
+            loom__error(LOOM_ERR_INVALID, fn, "negative dimensions are not allowed (axis %d is %lld)",
+                        i, (long long)shape[i]);
+            return -1;
+        }
+        if (shape[i] == 0)
+            empty = true;
+    }
+    for (int i = 0; i < ndim && !empty; i++) {
+        if (shape[i] != 0 && size > INT64_MAX / shape[i]) {
+            char buf[512];
+            loom__error(LOOM_ERR_INVALID, fn, "array of shape %s is too big",
+                        loom__fmt_shape(buf, sizeof buf, ndim, shape));
+            return -1;
+        }
+        size *= shape[i];
+    }
+    *size_out = empty ? 0 : size;
+    return 0;
+}
+
+/* ---- scopes ---- */
+
+typedef struct scope {
+    loom_array **items;
+    size_t len, cap;
+} scope;
+
+static _Thread_local scope *scopes;
+static _Thread_local int scope_depth, scope_cap;
+
+static int scope_push_item(scope *s, loom_array *a)
+{
+    if (s->len == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 64;
+        loom_array **items = realloc(s->items, cap * sizeof *items);
+        if (!items)
+            return -1;
+        s->items = items;
+        s->cap = cap;
+    }
+    s->items[s->len++] = a;
+    return 0;
+}
+
+void loom_scope_begin(void)
+{
+    if (scope_depth == scope_cap) {
+        int cap = scope_cap ? scope_cap * 2 : 8;
+        scope *grown = realloc(scopes, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            loom__error(LOOM_ERR_OOM, "loom_scope_begin", "out of host memory");
+            /* Still count the scope so begin/end stay paired; arrays then belong to the caller. */
+            scope_depth++;
+            return;
+        }
+        scopes = grown;
+        scope_cap = cap;
+    }
+    if (scope_depth < scope_cap)
+        scopes[scope_depth] = (scope){0};
+    scope_depth++;
+}
+
+void loom_scope_end(void)
+{
+    if (scope_depth == 0) {
+        loom__error(LOOM_ERR_INVALID, "loom_scope_end", "no scope is open");
+        return;
+    }
+    scope_depth--;
+    if (scope_depth >= scope_cap)
+        return; /* the scope that loom_scope_begin could not allocate */
+    scope s = scopes[scope_depth];
+    for (size_t i = s.len; i-- > 0;)
+        loom_release(s.items[i]);
+    free(s.items);
+    if (scope_depth == 0) {
+        free(scopes);
+        scopes = NULL;
+        scope_cap = 0;
+    }
+}
+
+/* Gives the caller's new reference to the innermost scope, if any. */
+static void scope_adopt(loom_array *a)
+{
+    if (scope_depth == 0 || scope_depth > scope_cap)
+        return;
+    if (scope_push_item(&scopes[scope_depth - 1], a) != 0)
+        loom__error(LOOM_ERR_OOM, "loom_scope", "out of host memory: an array escaped its scope");
+}
+
+loom_array *loom_keep(loom_array *a)
+{
+    if (!a)
+        return NULL;
+    loom_retain(a);
+    if (scope_depth >= 2 && scope_depth - 2 < scope_cap)
+        scope_push_item(&scopes[scope_depth - 2], a);
+    return a;
+}
+
+/* ---- allocation and hashing ---- */
+
+loom_array *loom__node_alloc(const char *fn, loom_op op, loom_dtype dtype, int ndim,
+                             const int64_t *shape)
+{
+    loom_array *n = calloc(1, sizeof *n + 2 * (size_t)ndim * sizeof(int64_t));
+    if (!n) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return NULL;
+    }
+    atomic_init(&n->refcount, 1);
+    n->op = (uint16_t)op;
+    n->dtype = (int8_t)dtype;
+    n->cdtype = (int8_t)dtype;
+    n->ndim = (int16_t)ndim;
+    n->shape = n->dims;
+    n->strides = n->dims + ndim;
+    int64_t size = 1, stride = 1;
+    for (int i = ndim; i-- > 0;) {
+        n->shape[i] = shape[i];
+        n->strides[i] = stride;
+        stride *= shape[i] ? shape[i] : 1;
+        size *= shape[i];
+    }
+    n->size = size;
+    return n;
+}
+
+void loom__node_set_input(loom_array *n, int i, loom_array *in)
+{
+    n->inputs[i] = loom_retain(in);
+    if (i + 1 > n->ninputs)
+        n->ninputs = (uint8_t)(i + 1);
+}
+
+static inline uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xff51afd7ed558ccdull;
+}
+
+loom_array *loom__node_finish(loom_array *n)
+{
+    uint64_t h = mix(0xcbf29ce484222325ull, n->op);
+    h = mix(h, (uint64_t)(uint8_t)n->dtype | (uint64_t)(uint8_t)n->cdtype << 8 |
+                   (uint64_t)n->weak << 16 | (uint64_t)n->ndim << 24);
+    for (int i = 0; i < n->ninputs; i++)
+        h = mix(h, n->inputs[i]->hash);
+    if (n->op == LOOM_OP_VIEW) {
+        /* The view pattern, not its sizes: which axes broadcast, flip or are unit-stride. */
+        for (int i = 0; i < n->ndim; i++) {
+            int64_t s = n->strides[i];
+            h = mix(h, s == 0 ? 1 : s == 1 ? 2 : s < 0 ? 3 : 4);
+        }
+    }
+    if (n->op == LOOM_OP_ROUND)
+        h = mix(h, (uint64_t)n->param.i[0]);
+    n->hash = h;
+    scope_adopt(n);
+    return n;
+}
+
+/* ---- reference counting ---- */
+
+loom_array *loom_retain(loom_array *a)
+{
+    if (a)
+        atomic_fetch_add_explicit(&a->refcount, 1, memory_order_relaxed);
+    return a;
+}
+
+void loom__buffer_release(loom_buffer *b)
+{
+    if (b && atomic_fetch_sub_explicit(&b->refcount, 1, memory_order_acq_rel) == 1)
+        b->free_fn(b);
+}
+
+/* Frees a node whose count reached zero; inputs whose count also reaches zero are freed by
+ * the same loop (an explicit stack, so a million-op chain cannot overflow the C stack). */
+void loom_release(loom_array *a)
+{
+    if (!a || atomic_fetch_sub_explicit(&a->refcount, 1, memory_order_acq_rel) != 1)
+        return;
+    loom_array *local[64];
+    loom_array **stack = local;
+    size_t len = 0, cap = 64;
+    stack[len++] = a;
+    while (len) {
+        loom_array *n = stack[--len];
+        for (int i = 0; i < n->ninputs; i++) {
+            loom_array *in = n->inputs[i];
+            if (!in || atomic_fetch_sub_explicit(&in->refcount, 1, memory_order_acq_rel) != 1)
+                continue;
+            if (len == cap) {
+                loom_array **grown = malloc(cap * 2 * sizeof *grown);
+                if (!grown) {
+                    loom_release(in); /* recursion as a last resort when memory is gone */
+                    continue;
+                }
+                memcpy(grown, stack, len * sizeof *grown);
+                if (stack != local)
+                    free(stack);
+                stack = grown;
+                cap *= 2;
+            }
+            stack[len++] = in;
+        }
+        loom__buffer_release(n->buffer);
+        free(n->host_data);
+        free(n);
+    }
+    if (stack != local)
+        free(stack);
+}
+
+void loom__node_set_buffer(loom_array *n, loom_buffer *buf)
+{
+    loom__buffer_release(n->buffer);
+    n->buffer = buf;
+    for (int i = 0; i < n->ninputs; i++) {
+        loom_release(n->inputs[i]);
+        n->inputs[i] = NULL;
+    }
+    n->ninputs = 0;
+    free(n->host_data);
+    n->host_data = NULL;
+}
+
+loom_array *loom__view_base(loom_array *a)
+{
+    while (a && a->op == LOOM_OP_VIEW)
+        a = a->inputs[0];
+    return a;
+}
+
+/* ---- queries ---- */
+
+int loom_ndim(const loom_array *a) { return a ? a->ndim : -1; }
+const int64_t *loom_shape(const loom_array *a) { return a ? a->shape : NULL; }
+int64_t loom_size(const loom_array *a) { return a ? a->size : -1; }
+loom_dtype loom_dtype_of(const loom_array *a) { return a ? (loom_dtype)a->dtype : LOOM_NO_DTYPE; }
+const int64_t *loom_strides(const loom_array *a) { return a ? a->strides : NULL; }
+int64_t loom_offset(const loom_array *a) { return a ? a->offset : 0; }
+bool loom_is_view(const loom_array *a) { return a && a->op == LOOM_OP_VIEW; }
+bool loom_is_weak(const loom_array *a) { return a && a->weak; }

@@ -1,0 +1,45 @@
+/* 0-d scalar leaves: weak (Python-like) and typed. */
+#include "internal.h"
+
+static loom_array *make_scalar(const char *fn, loom_dtype dt, bool weak, double re, double im,
+                               int64_t ival)
+{
+    loom_array *n = loom__node_alloc(fn, LOOM_OP_SCALAR, dt, 0, NULL);
+    if (!n)
+        return NULL;
+    n->weak = weak;
+    n->param.d[0] = re;
+    n->param.d[1] = im;
+    n->param.i[0] = ival;
+    return loom__node_finish(n);
+}
+
+loom_array *loom_scalar(double value)
+{
+    return make_scalar("loom_scalar", LOOM_FLOAT64, true, value, 0.0, 0);
+}
+
+loom_array *loom_scalar_int(int64_t value)
+{
+    return make_scalar("loom_scalar_int", LOOM_INT64, true, (double)value, 0.0, value);
+}
+
+loom_array *loom_scalar_complex(double real, double imag)
+{
+    return make_scalar("loom_scalar_complex", LOOM_COMPLEX128, true, real, imag, 0);
+}
+
+loom_array *loom_scalar_typed(double value, loom_dtype dtype)
+{
+    if (!loom__dtype_valid(dtype)) {
+        loom__error(LOOM_ERR_INVALID, "loom_scalar_typed", "invalid dtype %d", (int)dtype);
+        return NULL;
+    }
+    /* The value converts as a C cast would (NumPy's np.float32(x), np.int8(x) wrap alike). */
+    int64_t ival = 0;
+    if (dtype == LOOM_UINT64 && value >= 9223372036854775808.0 && value < 18446744073709551616.0)
+        ival = (int64_t)(uint64_t)value;
+    else if (value >= -9223372036854775808.0 && value < 9223372036854775808.0)
+        ival = (int64_t)value;
+    return make_scalar("loom_scalar_typed", dtype, false, value, 0.0, ival);
+}

@@ -1,0 +1,278 @@
+/*
+ * loom.h — the one public header of Loom: lazy, fusing NumPy-style arrays for NVIDIA GPUs.
+ *
+ * Every array call records a node in a deferred graph and returns at once; nothing runs on the
+ * GPU until data is materialised (loom_get, loom_item, loom_asnumpy) or loom_eval is called.
+ *
+ * Conventions (docs/api-conventions.md has the full text):
+ *  - loom_array * is an opaque, reference-counted handle to an immutable array value. Every
+ *    function returning loom_array * returns a NEW reference; loom_release drops one. Inputs
+ *    are borrowed: no function takes ownership of the arrays passed to it.
+ *  - Inside loom_scope_begin()/loom_scope_end() every new reference is owned by the scope and
+ *    dropped at its end; loom_keep(a) lets one out to the enclosing scope (or to the caller).
+ *  - Errors never abort. A failing call returns NULL (or a non-zero status) and records a
+ *    message naming the function and the reason, read with loom_last_error(). A call given a
+ *    NULL input returns NULL without touching the recorded error, so a chain is checked once.
+ *  - Names mirror NumPy: np.X -> loom_X.
+ *
+ * This header needs no CUDA headers and compiles as C99/C11 and C++.
+ */
+#ifndef LOOM_H
+#define LOOM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LOOM_VERSION_MAJOR 0
+#define LOOM_VERSION_MINOR 1
+#define LOOM_VERSION_PATCH 0
+#define LOOM_VERSION_STRING "0.1.0"
+
+/* NumPy's limit on the number of dimensions. */
+#define LOOM_MAXDIMS 32
+
+/* An immutable, reference-counted array value (a node of the deferred graph). */
+typedef struct loom_array loom_array;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Status codes and errors                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+enum {
+    LOOM_OK = 0,
+    LOOM_ERR_INVALID = -1,   /* bad argument: shape, axis, dtype, NULL handle, buffer size */
+    LOOM_ERR_NO_DEVICE = -2, /* no CUDA driver or no device */
+    LOOM_ERR_OOM = -3,       /* out of device or host memory */
+    LOOM_ERR_CUDA = -4,      /* a CUDA runtime or library call failed */
+    LOOM_ERR_COMPILE = -5,   /* NVRTC rejected generated code (the log is in the message) */
+    LOOM_ERR_IO = -6,        /* file I/O or file format */
+    LOOM_ERR_UNSUPPORTED = -7
+};
+
+/* The message of the most recent failure on this thread ("loom_add: shapes (3,4) and (5,)
+ * cannot be broadcast"), or NULL if none has been recorded since loom_clear_error. */
+const char *loom_last_error(void);
+/* The status code that goes with loom_last_error (LOOM_OK if none). */
+int loom_last_error_code(void);
+void loom_clear_error(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* dtypes                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum loom_dtype {
+    LOOM_BOOL = 0,
+    LOOM_INT8,
+    LOOM_INT16,
+    LOOM_INT32,
+    LOOM_INT64,
+    LOOM_UINT8,
+    LOOM_UINT16,
+    LOOM_UINT32,
+    LOOM_UINT64,
+    LOOM_FLOAT16,
+    LOOM_BFLOAT16,
+    LOOM_FLOAT32,
+    LOOM_FLOAT64,
+    LOOM_COMPLEX64,
+    LOOM_COMPLEX128,
+    LOOM_NUM_DTYPES,
+    /* Returned by dtype queries that fail (with loom_last_error set). */
+    LOOM_NO_DTYPE = -1
+} loom_dtype;
+
+/* NumPy's casting levels for loom_can_cast. */
+typedef enum loom_casting {
+    LOOM_CASTING_NO = 0,
+    LOOM_CASTING_EQUIV,
+    LOOM_CASTING_SAFE,
+    LOOM_CASTING_SAME_KIND,
+    LOOM_CASTING_UNSAFE
+} loom_casting;
+
+/* "float32", "complex128", ...; NULL for an invalid dtype. */
+const char *loom_dtype_name(loom_dtype dt);
+/* Bytes per element (complex64: 8); 0 for an invalid dtype. */
+size_t loom_dtype_size(loom_dtype dt);
+/* Parses a NumPy dtype name ("float32", "int64", "bool", "bfloat16"); LOOM_NO_DTYPE if unknown. */
+loom_dtype loom_dtype_from_name(const char *name);
+
+/* NumPy 2 promotion of two dtypes (np.result_type / np.promote_types). */
+loom_dtype loom_result_type(loom_dtype a, loom_dtype b);
+/* NumPy 2 (NEP 50) promotion of n arrays: weak scalars (loom_scalar, loom_scalar_int,
+ * loom_scalar_complex) defer to the strong operands as Python scalars do. */
+loom_dtype loom_result_type_arrays(loom_array *const *arrays, int n);
+/* np.can_cast(from, to, casting). */
+bool loom_can_cast(loom_dtype from, loom_dtype to, loom_casting casting);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Ownership and scopes                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Adds a reference; returns a (NULL-safe). */
+loom_array *loom_retain(loom_array *a);
+/* Drops a reference (NULL-safe). The value is freed when nothing refers to it. */
+void loom_release(loom_array *a);
+
+/* Opens a scope on this thread: every array returned to the caller until the matching
+ * loom_scope_end is owned by the scope. Scopes nest. */
+void loom_scope_begin(void);
+/* Closes the innermost scope, dropping the reference it holds on each array created in it. */
+void loom_scope_end(void);
+/* Lets a out of the innermost scope: the caller (or the enclosing scope) gets one reference
+ * that survives loom_scope_end. Returns a (NULL-safe). Outside any scope it is loom_retain. */
+loom_array *loom_keep(loom_array *a);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Array queries                                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+int loom_ndim(const loom_array *a);
+/* The shape (ndim entries; NULL for a NULL handle). Valid as long as a is. */
+const int64_t *loom_shape(const loom_array *a);
+int64_t loom_size(const loom_array *a);
+loom_dtype loom_dtype_of(const loom_array *a);
+/* Element strides of a's index map into the array it views (C-contiguous strides for an array
+ * that is not a view); 0 for a broadcast axis, negative for a flipped one. */
+const int64_t *loom_strides(const loom_array *a);
+/* Element offset of a view into the array it views (0 for an array that is not a view). */
+int64_t loom_offset(const loom_array *a);
+/* True if a is an index map over another array (no data of its own). */
+bool loom_is_view(const loom_array *a);
+/* True for the weak scalars of loom_scalar, loom_scalar_int and loom_scalar_complex. */
+bool loom_is_weak(const loom_array *a);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Creation                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Copies ndim/shape C-ordered elements of dtype from host memory (the copy is taken now). */
+loom_array *loom_asarray(const void *data, loom_dtype dtype, int ndim, const int64_t *shape);
+
+/* 0-d scalars. loom_scalar is weak like a Python float, loom_scalar_int like a Python int,
+ * loom_scalar_complex like a Python complex; loom_scalar_typed has the given dtype (strong). */
+loom_array *loom_scalar(double value);
+loom_array *loom_scalar_int(int64_t value);
+loom_array *loom_scalar_complex(double real, double imag);
+loom_array *loom_scalar_typed(double value, loom_dtype dtype);
+
+/* Generators: they cost no memory traffic unless materialised. */
+loom_array *loom_zeros(int ndim, const int64_t *shape, loom_dtype dtype);
+loom_array *loom_ones(int ndim, const int64_t *shape, loom_dtype dtype);
+/* Contents are unspecified (Loom fills nothing when it materialises one). */
+loom_array *loom_empty(int ndim, const int64_t *shape, loom_dtype dtype);
+loom_array *loom_full(int ndim, const int64_t *shape, double value, loom_dtype dtype);
+loom_array *loom_zeros_like(const loom_array *a);
+loom_array *loom_ones_like(const loom_array *a);
+loom_array *loom_empty_like(const loom_array *a);
+loom_array *loom_full_like(const loom_array *a, double value);
+/* np.arange(start, stop, step, dtype): ceil((stop - start) / step) elements. */
+loom_array *loom_arange(double start, double stop, double step, loom_dtype dtype);
+/* np.linspace(start, stop, num, endpoint, dtype=dtype). */
+loom_array *loom_linspace(double start, double stop, int64_t num, bool endpoint, loom_dtype dtype);
+/* np.eye(n, m, k, dtype); m < 0 means m = n. */
+loom_array *loom_eye(int64_t n, int64_t m, int64_t k, loom_dtype dtype);
+loom_array *loom_identity(int64_t n, loom_dtype dtype);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Shapes, broadcasting and views (index maps, never copies)                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Marks "no value" for loom_slice's start and stop, like Python's None. */
+#define LOOM_NONE INT64_MIN
+
+/* Broadcasts n shapes together; writes the result to *out_ndim and out_shape[LOOM_MAXDIMS]. */
+int loom_broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes, int *out_ndim,
+                          int64_t *out_shape);
+/* np.broadcast_arrays: writes n new references to out (all NULL on failure). */
+int loom_broadcast_arrays(loom_array *const *arrays, int n, loom_array **out);
+loom_array *loom_broadcast_to(loom_array *a, int ndim, const int64_t *shape);
+
+/* One entry of shape may be -1. A view when a's strides allow it, else a lazy copy. */
+loom_array *loom_reshape(loom_array *a, int ndim, const int64_t *shape);
+loom_array *loom_ravel(loom_array *a);
+/* axes: a permutation of 0..ndim-1 (negative allowed), or NULL to reverse the axes. */
+loom_array *loom_transpose(loom_array *a, const int *axes_or_NULL);
+loom_array *loom_swapaxes(loom_array *a, int axis1, int axis2);
+loom_array *loom_moveaxis(loom_array *a, int source, int destination);
+loom_array *loom_expand_dims(loom_array *a, int axis);
+/* axes: the size-1 axes to drop, or NULL (naxes ignored) to drop every size-1 axis. */
+loom_array *loom_squeeze(loom_array *a, const int *axes, int naxes);
+/* axes: the axes to reverse, or NULL to reverse all of them. */
+loom_array *loom_flip(loom_array *a, const int *axes, int naxes);
+/* a[..., start:stop:step, ...] on one axis; start/stop may be negative or LOOM_NONE. */
+loom_array *loom_slice(loom_array *a, int axis, int64_t start, int64_t stop, int64_t step);
+/* a[..., index, ...]: integer indexing that drops the axis (negative index allowed). */
+loom_array *loom_index(loom_array *a, int axis, int64_t index);
+/* A lazy cast (np.ndarray.astype with casting="unsafe"). */
+loom_array *loom_astype(loom_array *a, loom_dtype dtype);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Elementwise ufuncs: NumPy's names, output dtypes and errors                                */
+/* ------------------------------------------------------------------------------------------ */
+
+#define LOOM_UNARY_UFUNCS(X)                                                                      \
+    X(negative) X(positive) X(absolute) X(sign) X(reciprocal) X(square) X(sqrt) X(cbrt)           \
+    X(exp) X(exp2) X(expm1) X(log) X(log2) X(log10) X(log1p)                                      \
+    X(sin) X(cos) X(tan) X(arcsin) X(arccos) X(arctan)                                            \
+    X(sinh) X(cosh) X(tanh) X(arcsinh) X(arccosh) X(arctanh) X(deg2rad) X(rad2deg)                \
+    X(floor) X(ceil) X(trunc) X(rint)                                                             \
+    X(logical_not) X(invert) X(isnan) X(isinf) X(isfinite) X(signbit)                             \
+    X(real) X(imag) X(conj) X(angle)
+
+#define LOOM_BINARY_UFUNCS(X)                                                                     \
+    X(add) X(subtract) X(multiply) X(true_divide) X(floor_divide) X(remainder) X(fmod) X(power)   \
+    X(arctan2) X(hypot) X(logaddexp) X(logaddexp2) X(copysign)                                    \
+    X(maximum) X(minimum) X(fmax) X(fmin)                                                         \
+    X(equal) X(not_equal) X(less) X(less_equal) X(greater) X(greater_equal)                       \
+    X(logical_and) X(logical_or) X(logical_xor)                                                   \
+    X(bitwise_and) X(bitwise_or) X(bitwise_xor) X(left_shift) X(right_shift)
+
+#define LOOM_DECLARE_UNARY(name) loom_array *loom_##name(loom_array *a);
+#define LOOM_DECLARE_BINARY(name)                                                                 \
+    loom_array *loom_##name(loom_array *a, loom_array *b);                                        \
+    loom_array *loom_##name##_scalar(loom_array *a, double b);
+LOOM_UNARY_UFUNCS(LOOM_DECLARE_UNARY)
+LOOM_BINARY_UFUNCS(LOOM_DECLARE_BINARY)
+#undef LOOM_DECLARE_UNARY
+#undef LOOM_DECLARE_BINARY
+
+/* NumPy aliases. loom_X_scalar(a, s) is loom_X(a, loom_scalar(s)): s is a weak float. */
+loom_array *loom_divide(loom_array *a, loom_array *b); /* = true_divide */
+loom_array *loom_divide_scalar(loom_array *a, double b);
+loom_array *loom_abs(loom_array *a);         /* = absolute */
+loom_array *loom_conjugate(loom_array *a);   /* = conj */
+loom_array *loom_bitwise_not(loom_array *a); /* = invert */
+loom_array *loom_mod(loom_array *a, loom_array *b); /* = remainder */
+loom_array *loom_pow(loom_array *a, loom_array *b); /* = power */
+/* Short names for three arithmetic scalar forms (loom_add_scalar is declared above). */
+loom_array *loom_sub_scalar(loom_array *a, double b);
+loom_array *loom_mul_scalar(loom_array *a, double b);
+loom_array *loom_div_scalar(loom_array *a, double b);
+
+/* np.round(a, decimals) (round half to even, like NumPy). */
+loom_array *loom_round(loom_array *a, int decimals);
+/* np.clip(a, lo, hi); lo or hi may be NULL for "no bound" (not both). */
+loom_array *loom_clip(loom_array *a, loom_array *lo, loom_array *hi);
+/* np.where(cond, x, y); cond is read as bool. */
+loom_array *loom_where(loom_array *cond, loom_array *x, loom_array *y);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Graphviz DOT                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Writes the graph that computes arrays[0..n) as Graphviz DOT. Node ids are stable (their
+ * index in a deterministic walk), so dumps diff cleanly. Needs no GPU. */
+int loom_dump_dot(FILE *out, loom_array *const *arrays, int n);
+int loom_dump_dot_file(const char *path, loom_array *const *arrays, int n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LOOM_H */

@@ -1,0 +1,82 @@
+/* Ownership, scopes and the error model (DESIGN.md section 2). */
+#include "check.h"
+#include "internal.h"
+
+static void test_refcount(void)
+{
+    loom_array *a = loom_scalar(2.0);
+    CHECK(a != NULL);
+    CHECK_EQ_INT(atomic_load(&a->refcount), 1);
+    CHECK(loom_retain(a) == a);
+    CHECK_EQ_INT(atomic_load(&a->refcount), 2);
+    loom_release(a);
+    CHECK_EQ_INT(atomic_load(&a->refcount), 1);
+    loom_release(a);
+    loom_release(NULL);
+    CHECK(loom_retain(NULL) == NULL);
+}
+
+static void test_scopes(void)
+{
+    loom_array *kept;
+    loom_scope_begin();
+    loom_array *a = loom_scalar(1.0);
+    loom_array *b = loom_scalar_int(3);
+    CHECK_EQ_INT(atomic_load(&a->refcount), 1);
+    kept = loom_keep(b);
+    CHECK(kept == b);
+    CHECK_EQ_INT(atomic_load(&b->refcount), 2);
+    loom_scope_begin(); /* nested: keep hands the array to the outer scope */
+    loom_array *c = loom_scalar(5.0);
+    loom_array *c_out = loom_keep(c);
+    loom_scope_end();
+    CHECK_EQ_INT(atomic_load(&c_out->refcount), 1); /* now owned by the outer scope only */
+    loom_scope_end();
+    CHECK_EQ_INT(atomic_load(&kept->refcount), 1);
+    CHECK_EQ_INT(loom_ndim(kept), 0);
+    loom_release(kept);
+
+    loom_clear_error();
+    loom_scope_end(); /* unbalanced */
+    CHECK(loom_last_error() != NULL && strstr(loom_last_error(), "loom_scope_end"));
+    loom_clear_error();
+}
+
+static void test_errors(void)
+{
+    loom_clear_error();
+    CHECK(loom_last_error() == NULL);
+    CHECK_EQ_INT(loom_last_error_code(), LOOM_OK);
+    loom__error(LOOM_ERR_INVALID, "loom_test", "reason %d", 7);
+    CHECK_STR(loom_last_error(), "loom_test: reason 7");
+    CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_INVALID);
+    loom_clear_error();
+    char buf[64];
+    CHECK_STR(loom__fmt_shape(buf, sizeof buf, 2, (int64_t[]){3, 4}), "(3,4)");
+    CHECK_STR(loom__fmt_shape(buf, sizeof buf, 1, (int64_t[]){5}), "(5,)");
+    CHECK_STR(loom__fmt_shape(buf, sizeof buf, 0, NULL), "()");
+}
+
+static void test_long_chain_release(void)
+{
+    /* A long chain of nodes must free iteratively (no recursion per node). */
+    loom_array *x = loom_scalar(1.0);
+    for (int i = 0; i < 200000; i++) {
+        loom_array *n = loom__node_alloc("test", LOOM_OP_NEGATIVE, LOOM_FLOAT64, 0, NULL);
+        loom__node_set_input(n, 0, x);
+        loom__node_finish(n);
+        loom_release(x);
+        x = n;
+    }
+    loom_release(x);
+    CHECK(1);
+}
+
+int main(void)
+{
+    test_refcount();
+    test_scopes();
+    test_errors();
+    test_long_chain_release();
+    return check_summary("test_core");
+}
