@@ -105,8 +105,26 @@ loom_array *loom__node_finish(loom_array *n);
 /* Called by exec/ when a node's value is in buf: the node keeps buf (one reference moves
  * in) and drops its inputs and host copy, so evaluated graphs free their history. */
 void loom__node_set_buffer(loom_array *n, loom_buffer *buf);
+/* Hands an existing reference to the current scope, as loom__node_finish does. Returns a. */
+loom_array *loom__adopt(loom_array *a);
 /* Follows VIEW nodes to the array they index (a non-view). */
 loom_array *loom__view_base(loom_array *a);
+
+/* ---- views and broadcasting (graph/view_core.c) ---- */
+
+/* The one constructor of VIEW nodes. shape/strides/offset map the view's index into
+ * loom__view_base(a)'s C-order layout: view ops compute them from a->strides and a->offset
+ * (for a non-view a those are its C-contiguous strides and 0). Returns the base itself (a new
+ * reference) when the map is the identity. */
+loom_array *loom__view(const char *fn, const char *label, loom_array *a, int ndim,
+                       const int64_t *shape, const int64_t *strides, int64_t offset);
+/* Broadcasts n shapes; errors under fn name every shape ("shapes (3,4) and (5,) cannot be
+ * broadcast"). out_shape has room for LOOM_MAXDIMS. Returns 0 or -1. */
+int loom__broadcast_shapes(const char *fn, int n, const int *ndims,
+                           const int64_t *const *shapes, int *out_ndim, int64_t *out_shape);
+/* loom_broadcast_to with errors reported under fn; returns a itself (new reference) when the
+ * shape already matches. */
+loom_array *loom__broadcast_to(const char *fn, loom_array *a, int ndim, const int64_t *shape);
 
 /* ---- dtypes (graph/dtype.c) ---- */
 

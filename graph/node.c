@@ -118,6 +118,13 @@ static void scope_adopt(loom_array *a)
         loom__error(LOOM_ERR_OOM, "loom_scope", "out of host memory: an array escaped its scope");
 }
 
+loom_array *loom__adopt(loom_array *a)
+{
+    if (a)
+        scope_adopt(a);
+    return a;
+}
+
 loom_array *loom_keep(loom_array *a)
 {
     if (!a)
