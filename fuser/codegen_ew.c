@@ -1,0 +1,708 @@
+/* CUDA source for one elementwise kernel: one SSA line per op, specialised on structure only
+ * (ops, dtypes, collapsed rank, which operands are strided, index width, vector width).
+ * Sizes, strides, offsets, pointers and scalar values are kernel arguments. */
+#include "strbuf.h"
+#include "walk.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK 256
+
+/* How the kernel obtains a value that it does not compute. */
+typedef enum { SRC_NONE, SRC_LOAD, SRC_STRIDED, SRC_PARAM, SRC_GEN, SRC_GEN_STRIDED } src_kind;
+
+typedef struct operand {
+    int node;      /* walk index of the value (a VIEW node for strided accesses) */
+    src_kind kind;
+    int buffer;    /* plan buffer read, for loads */
+    int64_t offset;/* element offset of a strided access (folded into the pointer) */
+    int64_t strides[LOOM_MAXDIMS]; /* over the collapsed domain */
+    int param;     /* first kernel argument of this operand */
+} operand;
+
+typedef struct ctx {
+    const loom_walk *w;
+    const loom_plan *plan;
+    loom_kernel *k;
+    int *mark;      /* per walk node: 1 if computed in this kernel */
+    int *nodes;     /* computed nodes, topological order */
+    int nnodes;
+    operand *ops;   /* external values */
+    int nops;
+    int *op_of;     /* walk index -> operand index, -1 */
+    int *local;     /* walk index -> SSA number in this kernel, so equal structures give
+                       equal source wherever they sit in the graph */
+    int rank;       /* collapsed domain rank */
+    int64_t dims[LOOM_MAXDIMS];
+    int64_t n;
+    bool strided;   /* some operand needs coordinates */
+    bool idx32;
+    int vec;
+    int nargs, cap_args;
+    loom_strbuf params;
+} ctx;
+
+static const char *ctype(int dt)
+{
+    static const char *names[LOOM_NUM_DTYPES] = {
+        "lt_bool",    "lt_int8",     "lt_int16",    "lt_int32",     "lt_int64",
+        "lt_uint8",   "lt_uint16",   "lt_uint32",   "lt_uint64",    "lt_float16",
+        "lt_bfloat16", "lt_float32", "lt_float64",  "lt_complex64", "lt_complex128"};
+    return names[dt];
+}
+
+static loom_karg *new_arg(ctx *c, const char *decl)
+{
+    if (c->nargs == c->cap_args) {
+        int cap = c->cap_args ? c->cap_args * 2 : 16;
+        loom_karg *grown = realloc(c->k->args, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            c->params.failed = true;
+            return NULL;
+        }
+        c->k->args = grown;
+        c->cap_args = cap;
+    }
+    loom__sb_printf(&c->params, "%s    %s p%d", c->nargs ? ",\n" : "", decl, c->nargs);
+    loom_karg *a = &c->k->args[c->nargs++];
+    memset(a, 0, sizeof *a);
+    return a;
+}
+
+static int arg_ptr(ctx *c, int buffer, int dt, bool out, size_t byte_offset)
+{
+    char decl[64];
+    snprintf(decl, sizeof decl, "%s%s *__restrict__", out ? "" : "const ", ctype(dt));
+    loom_karg *a = new_arg(c, decl);
+    if (a) {
+        a->kind = LOOM_KARG_PTR;
+        a->buffer = buffer;
+        a->byte_offset = byte_offset;
+    }
+    return c->nargs - 1;
+}
+
+static int arg_i64(ctx *c, int64_t v)
+{
+    loom_karg *a = new_arg(c, "long long");
+    if (a) {
+        a->kind = LOOM_KARG_VALUE;
+        a->size = 8;
+        memcpy(a->value, &v, 8);
+    }
+    return c->nargs - 1;
+}
+
+static int arg_f64(ctx *c, double v)
+{
+    loom_karg *a = new_arg(c, "double");
+    if (a) {
+        a->kind = LOOM_KARG_VALUE;
+        a->size = 8;
+        memcpy(a->value, &v, 8);
+    }
+    return c->nargs - 1;
+}
+
+/* A scalar or fill value as the widest type of its kind; the kernel casts it once. */
+static int arg_value(ctx *c, const loom_array *a)
+{
+    loom_dtype dt = (loom_dtype)a->dtype;
+    if (loom__is_complex(dt)) {
+        loom_karg *k = new_arg(c, "loom_c128");
+        if (k) {
+            k->kind = LOOM_KARG_VALUE;
+            k->size = 16;
+            memcpy(k->value, a->param.d, 16);
+        }
+        return c->nargs - 1;
+    }
+    if (loom__is_float(dt))
+        return arg_f64(c, a->param.d[0]);
+    return arg_i64(c, a->param.i[0]);
+}
+
+/* ---- collecting what the kernel computes and reads ---- */
+
+static int add_operand(ctx *c, int node, src_kind kind, int buffer)
+{
+    int i = c->nops++;
+    c->ops[i] = (operand){.node = node, .kind = kind, .buffer = buffer};
+    c->op_of[node] = i;
+    return i;
+}
+
+static bool is_buffered(const loom_walk_node *v, int group)
+{
+    return loom__is_input(v->node) || (v->materialize && v->group != group);
+}
+
+/* Classifies input j of a computed node: computed here, or an operand. */
+static void classify_input(ctx *c, int j, int group)
+{
+    const loom_walk_node *in = &c->w->v[j];
+    if (c->mark[j] || c->op_of[j] >= 0)
+        return;
+    if (in->node->op == LOOM_OP_SCALAR)
+        add_operand(c, j, SRC_PARAM, -1);
+    else if (is_buffered(in, group))
+        add_operand(c, j, SRC_LOAD, in->buffer);
+}
+
+static int collect(ctx *c, const int *roots, int nroots, int group)
+{
+    const loom_walk *w = c->w;
+    int *stack = malloc((size_t)(w->n + 1) * sizeof *stack);
+    if (!stack)
+        return -1;
+    for (int r = 0; r < nroots; r++) {
+        int top = 0;
+        stack[top++] = roots[r];
+        c->mark[roots[r]] = 1;
+        while (top) {
+            int i = stack[--top];
+            loom_array *a = w->v[i].node;
+            if (a->op == LOOM_OP_VIEW)
+                continue; /* its base is read through the view, never computed here */
+            for (int k = 0; k < a->ninputs; k++) {
+                int j = loom__walk_at(w, a->inputs[k]);
+                const loom_walk_node *in = &w->v[j];
+                if (c->mark[j] || in->node->op == LOOM_OP_SCALAR || is_buffered(in, group) ||
+                    in->materialize)
+                    continue;
+                c->mark[j] = 1;
+                stack[top++] = j;
+            }
+        }
+    }
+    free(stack);
+    /* Topological order is walk order. */
+    for (int i = 0; i < w->n; i++)
+        if (c->mark[i])
+            c->nodes[c->nnodes++] = i;
+    /* Operands: values read but not computed here. Views become accesses. */
+    for (int t = 0; t < c->nnodes; t++) {
+        int i = c->nodes[t];
+        loom_array *a = w->v[i].node;
+        if (a->op == LOOM_OP_VIEW) {
+            int b = loom__walk_at(w, a->inputs[0]);
+            const loom_walk_node *base = &w->v[b];
+            src_kind kind = base->node->op == LOOM_OP_SCALAR ? SRC_PARAM
+                            : is_buffered(base, group) || base->materialize ? SRC_STRIDED
+                                                                                : SRC_GEN_STRIDED;
+            int o = add_operand(c, i, kind, kind == SRC_STRIDED ? base->buffer : -1);
+            c->ops[o].offset = a->offset;
+            c->mark[i] = 0; /* a view is read, not computed */
+            continue;
+        }
+        if (loom__ops[a->op].kind == LOOM_OPK_GEN || a->op == LOOM_OP_SCALAR)
+            continue;
+        for (int k = 0; k < a->ninputs; k++)
+            classify_input(c, loom__walk_at(w, a->inputs[k]), group);
+    }
+    /* Roots that are views or inputs of others stay roots: store them from their operand. */
+    int kept = 0;
+    for (int t = 0; t < c->nnodes; t++)
+        if (c->mark[c->nodes[t]] || w->v[c->nodes[t]].materialize)
+            c->nodes[kept++] = c->nodes[t];
+    c->nnodes = kept;
+    return 0;
+}
+
+/* ---- collapsing dimensions jointly across operands ---- */
+
+static void collapse(ctx *c, const loom_array *domain)
+{
+    const loom_walk *w = c->w;
+    int r = 0;
+    c->n = domain->size;
+    for (int d = 0; d < domain->ndim; d++) {
+        if (domain->shape[d] == 1)
+            continue;
+        c->dims[r] = domain->shape[d];
+        for (int o = 0; o < c->nops; o++) {
+            operand *op = &c->ops[o];
+            if (op->kind == SRC_STRIDED || op->kind == SRC_GEN_STRIDED)
+                op->strides[r] = w->v[op->node].node->strides[d];
+        }
+        r++;
+    }
+    /* Merge d-1 and d when every strided operand steps through them as one dimension. */
+    int out = 0;
+    for (int d = 0; d < r; d++) {
+        bool merge = out > 0;
+        for (int o = 0; o < c->nops && merge; o++) {
+            operand *op = &c->ops[o];
+            if (op->kind == SRC_STRIDED || op->kind == SRC_GEN_STRIDED)
+                merge = op->strides[out - 1] == op->strides[d] * c->dims[d];
+        }
+        if (merge) {
+            c->dims[out - 1] *= c->dims[d];
+            for (int o = 0; o < c->nops; o++)
+                c->ops[o].strides[out - 1] = c->ops[o].strides[d];
+            continue;
+        }
+        c->dims[out] = c->dims[d];
+        for (int o = 0; o < c->nops; o++)
+            c->ops[o].strides[out] = c->ops[o].strides[d];
+        out++;
+    }
+    c->rank = out;
+    /* A strided access that walks the domain in order is a plain load at an offset. */
+    c->strided = false;
+    for (int o = 0; o < c->nops; o++) {
+        operand *op = &c->ops[o];
+        bool flat = c->rank == 0 || (c->rank == 1 && op->strides[0] == 1);
+        if (op->kind == SRC_STRIDED && flat)
+            op->kind = SRC_LOAD;
+        else if (op->kind == SRC_GEN_STRIDED && flat && op->offset == 0)
+            op->kind = SRC_GEN;
+        if (op->kind == SRC_STRIDED || op->kind == SRC_GEN_STRIDED)
+            c->strided = true;
+    }
+    /* 32-bit index arithmetic when every index the kernel forms fits. */
+    c->idx32 = c->n <= INT32_MAX;
+    for (int o = 0; o < c->nops && c->idx32; o++) {
+        operand *op = &c->ops[o];
+        if (op->kind != SRC_STRIDED && op->kind != SRC_GEN_STRIDED)
+            continue;
+        int64_t reach = op->kind == SRC_GEN_STRIDED ? op->offset : 0;
+        for (int d = 0; d < c->rank; d++) {
+            int64_t s = op->strides[d] < 0 ? -op->strides[d] : op->strides[d];
+            if (s && c->dims[d] - 1 > (INT32_MAX - reach) / s) {
+                reach = INT64_MAX;
+                break;
+            }
+            reach += s * (c->dims[d] - 1);
+        }
+        c->idx32 = reach <= INT32_MAX;
+    }
+}
+
+/* 16-byte vectors when every operand is a plain load or computed from the flat index and
+ * every address is aligned; otherwise one element per step. */
+static void choose_vector(ctx *c, const int *roots, int nroots)
+{
+    const loom_walk *w = c->w;
+    size_t widest = 1;
+    c->vec = 1;
+    if (c->strided)
+        return;
+    for (int r = 0; r < nroots; r++) {
+        size_t es = loom_dtype_size((loom_dtype)w->v[roots[r]].node->dtype);
+        widest = es > widest ? es : widest;
+    }
+    for (int o = 0; o < c->nops; o++) {
+        if (c->ops[o].kind != SRC_LOAD)
+            continue;
+        size_t es = loom_dtype_size((loom_dtype)w->v[c->ops[o].node].node->dtype);
+        widest = es > widest ? es : widest;
+    }
+    int vec = (int)(16 / widest);
+    if (vec < 2)
+        return;
+    for (int o = 0; o < c->nops; o++) {
+        operand *op = &c->ops[o];
+        if (op->kind != SRC_LOAD)
+            continue;
+        loom_array *base = c->plan->buffers[op->buffer].node;
+        size_t es = loom_dtype_size((loom_dtype)base->dtype);
+        uintptr_t addr = base->buffer ? (uintptr_t)base->buffer->ptr : 0;
+        if ((addr + (uintptr_t)op->offset * es) % (vec * es) != 0)
+            return;
+    }
+    c->vec = vec;
+}
+
+/* ---- emitting source ---- */
+
+static void emit_coords(ctx *c, loom_strbuf *sb, const char *i)
+{
+    if (!c->strided)
+        return;
+    loom__sb_printf(sb, "        idx_t rest = %s;\n", i);
+    for (int d = c->rank - 1; d > 0; d--)
+        loom__sb_printf(sb, "        const idx_t c%d = rest %% D%d; rest /= D%d;\n", d, d, d);
+    loom__sb_printf(sb, "        const idx_t c0 = rest;\n");
+}
+
+static void emit_strided_index(ctx *c, loom_strbuf *sb, const operand *op, int o)
+{
+    if (op->kind == SRC_GEN_STRIDED)
+        loom__sb_printf(sb, "(idx_t)p%d", op->param);
+    else
+        loom__sb_printf(sb, "(idx_t)0");
+    for (int d = 0; d < c->rank; d++)
+        loom__sb_printf(sb, " + c%d * S%d_%d", d, o, d);
+}
+
+/* The value of generator g at flat index expression f (in its own C-order layout). */
+static void emit_gen(loom_strbuf *sb, const loom_array *g, int p, const char *f)
+{
+    const char *t = ctype(g->dtype);
+    loom_dtype dt = (loom_dtype)g->dtype;
+    switch (g->op) {
+    case LOOM_OP_FULL:
+        loom__sb_printf(sb, "loom_cast<%s>(p%d)", t, p);
+        break;
+    case LOOM_OP_EMPTY:
+        loom__sb_printf(sb, "%s()", t);
+        break;
+    case LOOM_OP_ARANGE:
+        if (loom__is_int(dt) || dt == LOOM_BOOL)
+            loom__sb_printf(sb, "loom_cast<%s>(p%d + (long long)(%s) * p%d)", t, p, f, p + 1);
+        else
+            loom__sb_printf(sb, "loom_cast<%s>(p%d + (double)(%s) * p%d)", t, p, f, p + 1);
+        break;
+    case LOOM_OP_LINSPACE:
+        /* NumPy: start + i * step, the last element exactly stop; integer dtypes floor. */
+        loom__sb_printf(sb, "loom_cast<%s>(%s((long long)(%s) == p%d ? p%d : p%d + (double)(%s) * p%d))", t,
+                        loom__is_int(dt) ? "floor" : "", f, p + 3, p + 2, p, f, p + 1);
+        break;
+    case LOOM_OP_EYE:
+        loom__sb_printf(sb, "loom_cast<%s>((long long)((%s) %% p%d) - (long long)((%s) / p%d) == p%d)", t,
+                        f, p, f, p, p + 1);
+        break;
+    default:
+        break;
+    }
+}
+
+static int gen_params(ctx *c, const loom_array *g)
+{
+    switch (g->op) {
+    case LOOM_OP_FULL:
+        return arg_value(c, g);
+    case LOOM_OP_ARANGE:
+        if (loom__is_int((loom_dtype)g->dtype) || g->dtype == LOOM_BOOL) {
+            int p = arg_i64(c, (int64_t)g->param.d[0]);
+            arg_i64(c, (int64_t)g->param.d[1]);
+            return p;
+        } else {
+            int p = arg_f64(c, g->param.d[0]);
+            arg_f64(c, g->param.d[1]);
+            return p;
+        }
+    case LOOM_OP_LINSPACE: {
+        int p = arg_f64(c, g->param.d[0]);
+        arg_f64(c, g->param.d[1]);
+        arg_f64(c, g->param.d[2]);
+        arg_i64(c, g->param.i[1] && g->param.i[0] > 1 ? g->param.i[0] - 1 : -1);
+        return p;
+    }
+    case LOOM_OP_EYE: {
+            int p = arg_i64(c, g->ndim == 2 ? g->shape[1] : 1);
+        arg_i64(c, g->param.i[0]);
+        return p;
+    }
+    default:
+        return c->nargs; /* EMPTY needs nothing */
+    }
+}
+
+static void emit_value(ctx *c, loom_strbuf *sb, int i)
+{
+    const loom_walk *w = c->w;
+    const loom_array *a = w->v[i].node;
+    const char *t = ctype(a->dtype);
+    loom__sb_printf(sb, "        const %s v%d = ", t, c->local[i]);
+    if (a->op == LOOM_OP_SCALAR) {
+        loom__sb_printf(sb, "loom_cast<%s>(p%d);\n", t, c->ops[c->op_of[i]].param);
+        return;
+    }
+    if (loom__ops[a->op].kind == LOOM_OPK_GEN) {
+        emit_gen(sb, a, c->ops[c->op_of[i]].param, "i");
+        loom__sb_printf(sb, ";\n");
+        return;
+    }
+    const char *cd = ctype(a->cdtype);
+    char in[LOOM_MAX_INPUTS][48];
+    for (int k = 0; k < a->ninputs; k++)
+        snprintf(in[k], sizeof in[k], "v%d", c->local[loom__walk_at(w, a->inputs[k])]);
+    switch (a->op) {
+    case LOOM_OP_COPY:
+        loom__sb_printf(sb, "%s;\n", in[0]);
+        break;
+    case LOOM_OP_CAST:
+        loom__sb_printf(sb, "loom_cast<%s>(%s);\n", t, in[0]);
+        break;
+    case LOOM_OP_ROUND:
+        loom__sb_printf(sb, "loom_cast<%s>(loom_round(loom_cast<%s>(%s), %lld));\n", t, cd, in[0],
+                        (long long)a->param.i[0]);
+        break;
+    case LOOM_OP_WHERE:
+        loom__sb_printf(sb, "loom_cast<%s>(loom_where(loom_cast<lt_bool>(%s), loom_cast<%s>(%s), loom_cast<%s>(%s)));\n",
+                        t, in[0], cd, in[1], cd, in[2]);
+        break;
+    default:
+        loom__sb_printf(sb, "loom_cast<%s>(loom_%s(", t, loom__ops[a->op].name);
+        for (int k = 0; k < a->ninputs; k++)
+            loom__sb_printf(sb, "%sloom_cast<%s>(%s)", k ? ", " : "", cd, in[k]);
+        loom__sb_printf(sb, "));\n");
+        break;
+    }
+}
+
+/* Operand loads for element i (scalar path) or lane j of vector group g (vector path). */
+static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
+{
+    const loom_walk *w = c->w;
+    for (int o = 0; o < c->nops; o++) {
+        const operand *op = &c->ops[o];
+        const loom_array *a = w->v[op->node].node;
+        const char *t = ctype(a->dtype);
+        switch (op->kind) {
+        case SRC_LOAD:
+            if (vector)
+                loom__sb_printf(sb, "        const %s v%d = L%d.v[j];\n", t, c->local[op->node], o);
+            else
+                loom__sb_printf(sb, "        const %s v%d = p%d[i];\n", t, c->local[op->node], op->param);
+            break;
+        case SRC_STRIDED:
+            loom__sb_printf(sb, "        const %s v%d = p%d[", t, c->local[op->node], op->param);
+            emit_strided_index(c, sb, op, o);
+            loom__sb_printf(sb, "];\n");
+            break;
+        case SRC_PARAM:
+            loom__sb_printf(sb, "        const %s v%d = loom_cast<%s>(p%d);\n", t, c->local[op->node], t, op->param);
+            break;
+        case SRC_GEN:
+        case SRC_GEN_STRIDED: {
+            const loom_array *g = a->op == LOOM_OP_VIEW ? a->inputs[0] : a;
+            loom__sb_printf(sb, "        const %s v%d = ", t, c->local[op->node]);
+            if (op->kind == SRC_GEN) {
+                emit_gen(sb, g, op->param + (op->kind == SRC_GEN_STRIDED), "i");
+            } else {
+                loom_strbuf f = {0};
+                emit_strided_index(c, &f, op, o);
+                char *fs = loom__sb_take(&f);
+                emit_gen(sb, g, op->param + 1, fs ? fs : "0");
+                free(fs);
+            }
+            loom__sb_printf(sb, ";\n");
+            break;
+        }
+        default:
+            break;
+        }
+    }
+}
+
+static void emit_body(ctx *c, loom_strbuf *sb, const int *roots, int nroots, const int *out_param,
+                      bool vector)
+{
+    emit_loads(c, sb, vector);
+    for (int t = 0; t < c->nnodes; t++) {
+        int i = c->nodes[t], o = c->op_of[i];
+        if (o >= 0 && c->ops[o].kind != SRC_NONE)
+            continue; /* read by emit_loads */
+        emit_value(c, sb, i);
+    }
+    for (int r = 0; r < nroots; r++) {
+        if (vector)
+            loom__sb_printf(sb, "        O%d.v[j] = v%d;\n", r, c->local[roots[r]]);
+        else
+            loom__sb_printf(sb, "        p%d[i] = v%d;\n", out_param[r], c->local[roots[r]]);
+    }
+}
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_plan *plan,
+                              const int *roots, int nroots, loom_kernel *k)
+{
+    ctx c = {.w = w, .plan = plan, .k = k};
+    c.mark = calloc((size_t)w->n, sizeof *c.mark);
+    c.nodes = malloc((size_t)w->n * sizeof *c.nodes);
+    c.ops = malloc((size_t)w->n * sizeof *c.ops);
+    c.op_of = malloc((size_t)w->n * sizeof *c.op_of);
+    c.local = malloc((size_t)w->n * sizeof *c.local);
+    int *out_param = malloc((size_t)nroots * sizeof *out_param);
+    loom_strbuf sb = {0}, summary = {0};
+    int rc = -1;
+    if (!c.mark || !c.nodes || !c.ops || !c.op_of || !c.local || !out_param)
+        goto done;
+    for (int i = 0; i < w->n; i++)
+        c.op_of[i] = -1;
+    if (collect(&c, roots, nroots, w->v[roots[0]].group))
+        goto done;
+    /* Roots that are plain operands (a requested view or scalar) are still stored. */
+    const loom_array *domain = w->v[roots[0]].node;
+    collapse(&c, domain);
+    choose_vector(&c, roots, nroots);
+
+    /* Arguments: outputs, operands, then sizes and strides. */
+    for (int r = 0; r < nroots; r++) {
+        const loom_walk_node *v = &w->v[roots[r]];
+        out_param[r] = arg_ptr(&c, v->buffer, v->node->dtype, true, 0);
+        k->args[out_param[r]].align = c.vec * (int)loom_dtype_size((loom_dtype)v->node->dtype);
+    }
+    for (int o = 0; o < c.nops; o++) {
+        operand *op = &c.ops[o];
+        const loom_array *a = w->v[op->node].node;
+        size_t es = loom_dtype_size((loom_dtype)a->dtype);
+        if (op->kind == SRC_LOAD || op->kind == SRC_STRIDED) {
+            op->param = arg_ptr(&c, op->buffer, a->dtype, false, (size_t)op->offset * es);
+            if (op->kind == SRC_LOAD)
+                c.k->args[op->param].align = c.vec * (int)es;
+        } else if (op->kind == SRC_PARAM) {
+            const loom_array *s = a->op == LOOM_OP_VIEW ? a->inputs[0] : a;
+            op->param = arg_value(&c, s);
+        } else if (op->kind == SRC_GEN || op->kind == SRC_GEN_STRIDED) {
+            const loom_array *g = a->op == LOOM_OP_VIEW ? a->inputs[0] : a;
+            op->param = op->kind == SRC_GEN_STRIDED ? arg_i64(&c, op->offset) : c.nargs;
+            int gp = gen_params(&c, g);
+            if (op->kind == SRC_GEN)
+                op->param = gp;
+        }
+    }
+    /* Generators and scalars computed here (not through a view) need their parameters too. */
+    for (int t = 0; t < c.nnodes; t++) {
+        int i = c.nodes[t];
+        const loom_array *a = w->v[i].node;
+        if (c.op_of[i] >= 0)
+            continue;
+        if (a->op == LOOM_OP_SCALAR || loom__ops[a->op].kind == LOOM_OPK_GEN) {
+            int o = add_operand(&c, i, SRC_NONE, -1);
+            c.ops[o].param = a->op == LOOM_OP_SCALAR ? arg_value(&c, a) : gen_params(&c, a);
+        }
+    }
+    int next = 0;
+    for (int o = 0; o < c.nops; o++)
+        c.local[c.ops[o].node] = next++;
+    for (int t = 0; t < c.nnodes; t++)
+        if (c.op_of[c.nodes[t]] < 0 || c.ops[c.op_of[c.nodes[t]]].kind == SRC_NONE)
+            c.local[c.nodes[t]] = next++;
+    int n_param = arg_i64(&c, c.n);
+    int dim_param = c.nargs;
+    if (c.strided) {
+        for (int d = 1; d < c.rank; d++)
+            arg_i64(&c, c.dims[d]);
+        for (int o = 0; o < c.nops; o++) {
+            operand *op = &c.ops[o];
+            if (op->kind != SRC_STRIDED && op->kind != SRC_GEN_STRIDED)
+                continue;
+            for (int d = 0; d < c.rank; d++)
+                arg_i64(&c, op->strides[d]);
+        }
+    }
+
+    /* Summary of fused ops, for the header comment, logs and DOT. */
+    for (int t = 0; t < c.nnodes; t++) {
+        const loom_array *a = w->v[c.nodes[t]].node;
+        if (loom__ops[a->op].kind == LOOM_OPK_EW)
+            loom__sb_printf(&summary, "%s%s", summary.len ? " " : "", loom__ops[a->op].name);
+    }
+    if (!summary.len)
+        loom__sb_printf(&summary, "%s", "copy");
+
+    char *params = loom__sb_take(&c.params);
+    char *sum = loom__sb_take(&summary);
+    if (!params || !sum) {
+        free(params);
+        free(sum);
+        goto done;
+    }
+    loom__sb_printf(&sb, "// Loom elementwise kernel: %s\n", sum);
+    loom__sb_printf(&sb, "// rank %d, %s indexing, %d element%s per step\n", c.rank,
+                    c.idx32 ? "32-bit" : "64-bit", c.vec, c.vec > 1 ? "s" : "");
+    loom__sb_printf(&sb, "#include \"loom_device.cuh\"\n");
+    loom__sb_printf(&sb, "template <class T, int N> struct alignas(sizeof(T) * N) loom_vec { T v[N]; };\n");
+    loom__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%d) @NAME@(\n%s)\n{\n", BLOCK, params);
+    loom__sb_printf(&sb, "    typedef %s idx_t;\n", c.idx32 ? "int" : "long long");
+    loom__sb_printf(&sb, "    const idx_t n = (idx_t)p%d;\n", n_param);
+    if (c.strided) {
+        int p = dim_param;
+        for (int d = 1; d < c.rank; d++)
+            loom__sb_printf(&sb, "    const idx_t D%d = (idx_t)p%d;\n", d, p++);
+        for (int o = 0; o < c.nops; o++) {
+            operand *op = &c.ops[o];
+            if (op->kind != SRC_STRIDED && op->kind != SRC_GEN_STRIDED)
+                continue;
+            for (int d = 0; d < c.rank; d++)
+                loom__sb_printf(&sb, "    const idx_t S%d_%d = (idx_t)p%d;\n", o, d, p++);
+        }
+    }
+    loom__sb_printf(&sb, "    const idx_t stride = (idx_t)gridDim.x * blockDim.x;\n");
+    loom__sb_printf(&sb, "    idx_t start = (idx_t)blockIdx.x * blockDim.x + threadIdx.x;\n");
+    if (c.vec > 1) {
+        int V = c.vec;
+        loom__sb_printf(&sb, "    for (idx_t g = start; g < n / %d; g += stride) {\n", V);
+        for (int o = 0; o < c.nops; o++)
+            if (c.ops[o].kind == SRC_LOAD)
+                loom__sb_printf(&sb, "        const loom_vec<%s, %d> L%d = *(const loom_vec<%s, %d> *)(p%d + g * %d);\n",
+                                ctype(w->v[c.ops[o].node].node->dtype), V, o,
+                                ctype(w->v[c.ops[o].node].node->dtype), V, c.ops[o].param, V);
+        for (int r = 0; r < nroots; r++)
+            loom__sb_printf(&sb, "        loom_vec<%s, %d> O%d;\n", ctype(w->v[roots[r]].node->dtype), V, r);
+        loom__sb_printf(&sb, "#pragma unroll\n        for (int j = 0; j < %d; j++) {\n", V);
+        loom__sb_printf(&sb, "        const idx_t i = g * %d + j;\n        (void)i;\n", V);
+        emit_body(&c, &sb, roots, nroots, out_param, true);
+        loom__sb_printf(&sb, "        }\n");
+        for (int r = 0; r < nroots; r++)
+            loom__sb_printf(&sb, "        *(loom_vec<%s, %d> *)(p%d + g * %d) = O%d;\n",
+                            ctype(w->v[roots[r]].node->dtype), V, out_param[r], V, r);
+        loom__sb_printf(&sb, "    }\n    start += n / %d * %d;\n", V, V);
+    }
+    loom__sb_printf(&sb, "    for (idx_t i = start; i < n; i += stride) {\n");
+    emit_coords(&c, &sb, "i");
+    emit_body(&c, &sb, roots, nroots, out_param, false);
+    loom__sb_printf(&sb, "    }\n}\n");
+    free(params);
+
+    char *src = loom__sb_take(&sb);
+    if (!src) {
+        free(sum);
+        goto done;
+    }
+    snprintf(k->name, sizeof k->name, "loom_ew_%016llx", (unsigned long long)fnv1a(src));
+    char *at = strstr(src, "@NAME@");
+    size_t len = strlen(src), nl = strlen(k->name);
+    k->source = malloc(len - 6 + nl + 1);
+    if (!k->source) {
+        free(src);
+        free(sum);
+        goto done;
+    }
+    memcpy(k->source, src, (size_t)(at - src));
+    memcpy(k->source + (at - src), k->name, nl);
+    strcpy(k->source + (at - src) + nl, at + 6);
+    free(src);
+    k->kind = LOOM_KERNEL_ELEMENTWISE;
+    k->summary = sum;
+    k->nargs = c.nargs;
+    k->work = c.vec > 1 ? (c.n / c.vec > 0 ? c.n / c.vec : c.n) : c.n;
+    k->block = BLOCK;
+    k->vec = c.vec;
+    k->nodes = malloc((size_t)(c.nnodes + c.nops + 1) * sizeof *k->nodes);
+    if (k->nodes) {
+        for (int t = 0; t < c.nnodes; t++)
+            k->nodes[k->nnodes++] = w->v[c.nodes[t]].node;
+        for (int o = 0; o < c.nops; o++)
+            if (w->v[c.ops[o].node].node->op == LOOM_OP_VIEW)
+                k->nodes[k->nnodes++] = w->v[c.ops[o].node].node;
+    }
+    rc = 0;
+done:
+    if (rc) {
+        loom__sb_free(&sb);
+        loom__sb_free(&summary);
+        loom__sb_free(&c.params);
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory while generating a kernel");
+    }
+    free(c.mark);
+    free(c.nodes);
+    free(c.ops);
+    free(c.op_of);
+    free(c.local);
+    free(out_param);
+    return rc;
+}

@@ -1,0 +1,276 @@
+/* Partitioning (DESIGN.md section 4): decide which values are written to memory, group the
+ * rest into the kernels that compute them, and assign buffers. */
+#include "walk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *loom__kernel_kind_name(loom_kernel_kind k)
+{
+    static const char *names[] = {"elementwise", "reduction", "persistent", "library"};
+    return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
+}
+
+loom_fuse_options loom__fuse_options_default(void)
+{
+    const char *env = getenv("LOOM_FUSE");
+    loom_fuse_options o = {
+        .fuse = !(env && strcmp(env, "0") == 0),
+        .max_ops = 256,
+        .max_inputs = 32,
+        .chain_depth = 64,
+    };
+    return o;
+}
+
+static bool computed(const loom_array *a)
+{
+    return !loom__is_input(a) && a->op != LOOM_OP_SCALAR;
+}
+
+/* Elementwise inputs that are computed inline (not materialised) contribute their cost. */
+static void inline_cost(loom_walk *w, loom_walk_node *v)
+{
+    loom_array *a = v->node;
+    int self = loom__ops[a->op].kind == LOOM_OPK_EW ? 1 : 0, deepest = 0;
+    v->ops = self;
+    v->reads = 0;
+    for (int k = 0; k < a->ninputs; k++) {
+        loom_walk_node *in = &w->v[loom__walk_at(w, a->inputs[k])];
+        if (loom__is_input(in->node) || in->materialize) {
+            v->reads++;
+            continue;
+        }
+        v->ops += in->ops;
+        v->reads += in->reads;
+        if (in->depth > deepest)
+            deepest = in->depth;
+    }
+    v->depth = self + deepest;
+}
+
+static void decide(loom_walk *w, const loom_fuse_options *o)
+{
+    for (int i = 0; i < w->n; i++) {
+        loom_walk_node *v = &w->v[i];
+        loom_array *a = v->node;
+        if (loom__is_input(a))
+            continue;
+        if (a->op == LOOM_OP_SCALAR) {
+            v->materialize = v->requested;
+            continue;
+        }
+        loom_opkind kind = loom__ops[a->op].kind;
+        inline_cost(w, v);
+        if (kind == LOOM_OPK_EW && (v->ops > o->max_ops || v->reads > o->max_inputs)) {
+            /* Over budget: its computed inputs become kernel outputs of their own. */
+            for (int k = 0; k < a->ninputs; k++) {
+                loom_walk_node *in = &w->v[loom__walk_at(w, a->inputs[k])];
+                if (computed(in->node) && loom__ops[in->node->op].kind == LOOM_OPK_EW)
+                    in->materialize = true;
+            }
+            inline_cost(w, v);
+        }
+        if (v->requested || (kind == LOOM_OPK_EW && v->viewed))
+            v->materialize = true;
+        else if (kind == LOOM_OPK_EW && !o->fuse)
+            v->materialize = true;
+        else if (kind == LOOM_OPK_EW && v->nconsumers > 1 && (v->ops > 30 || v->reads > 4))
+            v->materialize = true;
+        else if (kind == LOOM_OPK_EW && v->depth >= o->chain_depth)
+            v->materialize = true; /* equal chunks of a long chain share one compiled kernel */
+        if (v->materialize)
+            v->ops = v->reads = v->depth = 0;
+    }
+}
+
+/* Marks in `mark` (== stamp) the nodes a root's kernel computes, and reports whether it reads
+ * any value of group g through a view (then it cannot join g). */
+static bool reads_group_through_view(const loom_walk *w, int root, int g, int *stack)
+{
+    int top = 0;
+    stack[top++] = root;
+    bool hit = false;
+    /* Depth-first over inlined nodes; revisits are harmless for this yes/no question. */
+    while (top && !hit) {
+        const loom_walk_node *v = &w->v[stack[--top]];
+        loom_array *a = v->node;
+        for (int k = 0; k < a->ninputs && !loom__is_input(a); k++) {
+            int j = loom__walk_at(w, a->inputs[k]);
+            const loom_walk_node *in = &w->v[j];
+            if (in->materialize || !computed(in->node)) {
+                if (in->materialize && in->group == g && a->op == LOOM_OP_VIEW)
+                    hit = true;
+                continue;
+            }
+            stack[top++] = j;
+        }
+    }
+    return hit;
+}
+
+static int add_buffer(loom_plan *p, loom_array *node, loom_buffer_role role)
+{
+    loom_plan_buffer *b = &p->buffers[p->nbuffers];
+    *b = (loom_plan_buffer){.node = node, .role = role, .producer = -1, .last_use = -1};
+    b->bytes = (size_t)node->size * loom_dtype_size((loom_dtype)node->dtype);
+    return p->nbuffers++;
+}
+
+/* Arena offsets from liveness: a temporary may reuse bytes whose last reader ran before its
+ * producer, so the same plan always gets the same layout. */
+static void plan_arena(loom_plan *p)
+{
+    const size_t align = 256;
+    size_t total = 0;
+    for (int i = 0; i < p->nbuffers; i++) {
+        loom_plan_buffer *b = &p->buffers[i];
+        if (b->role != LOOM_BUF_TEMP)
+            continue;
+        size_t size = (b->bytes + align - 1) / align * align, off = 0;
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (int j = 0; j < i; j++) {
+                loom_plan_buffer *o = &p->buffers[j];
+                if (o->role != LOOM_BUF_TEMP || o->last_use < b->producer ||
+                    b->last_use < o->producer)
+                    continue;
+                size_t osize = (o->bytes + align - 1) / align * align;
+                if (off < o->arena_offset + osize && o->arena_offset < off + size) {
+                    off = o->arena_offset + osize;
+                    moved = true;
+                }
+            }
+        }
+        b->arena_offset = off;
+        if (off + size > total)
+            total = off + size;
+    }
+    p->arena_bytes = total;
+}
+
+void loom__plan_free(loom_plan *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->nkernels; i++) {
+        loom_kernel *k = &p->kernels[i];
+        free(k->source);
+        free(k->summary);
+        free(k->args);
+        free(k->nodes);
+    }
+    free(p->kernels);
+    free(p->buffers);
+    free(p->outputs);
+    free(p);
+}
+
+loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
+                            const loom_fuse_options *opts)
+{
+    loom_walk w;
+    if (loom__walk_build(fn, &w, arrays, n))
+        return NULL;
+    decide(&w, opts);
+
+    loom_plan *p = calloc(1, sizeof *p);
+    int *roots = malloc((size_t)w.n * sizeof *roots);
+    int *group_of_root = malloc((size_t)w.n * sizeof *group_of_root);
+    int *group_start = malloc((size_t)(w.n + 1) * sizeof *group_start);
+    int *stack = malloc((size_t)(w.n * LOOM_MAX_INPUTS + 1) * sizeof *stack);
+    if (p) {
+        p->buffers = malloc((size_t)w.n * sizeof *p->buffers);
+        p->kernels = calloc((size_t)w.n, sizeof *p->kernels);
+        p->outputs = malloc((size_t)(n ? n : 1) * sizeof *p->outputs);
+    }
+    if (!p || !roots || !group_of_root || !group_start || !stack || !p->buffers || !p->kernels ||
+        !p->outputs) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
+        goto fail;
+    }
+
+    /* Buffers: every input read, every materialised value. */
+    int nroots = 0, ngroups = 0;
+    for (int i = 0; i < w.n; i++) {
+        loom_walk_node *v = &w.v[i];
+        if (loom__is_input(v->node))
+            v->buffer = add_buffer(p, v->node, LOOM_BUF_INPUT);
+        else if (v->materialize)
+            v->buffer = add_buffer(p, v->node, v->requested ? LOOM_BUF_OUTPUT : LOOM_BUF_TEMP);
+    }
+
+    /* Groups: a root joins the latest kernel when it has the same shape and reads none of that
+     * kernel's values through a view; roots come in topological order, so kernels do too. */
+    for (int i = 0; i < w.n; i++) {
+        loom_walk_node *v = &w.v[i];
+        if (!v->materialize || loom__is_input(v->node))
+            continue;
+        if (v->node->op == LOOM_OP_EMPTY)
+            continue; /* allocated, never written */
+        int g = ngroups - 1;
+        bool join = opts->fuse && g >= 0;
+        if (join) {
+            loom_array *first = w.v[roots[group_start[g]]].node;
+            join = first->ndim == v->node->ndim &&
+                   memcmp(first->shape, v->node->shape, (size_t)first->ndim * sizeof(int64_t)) == 0 &&
+                   !reads_group_through_view(&w, i, g, stack);
+        }
+        if (!join) {
+            g = ngroups++;
+            group_start[g] = nroots;
+        }
+        v->group = g;
+        group_of_root[nroots] = g;
+        roots[nroots++] = i;
+    }
+    group_start[ngroups] = nroots;
+
+    /* Liveness for the arena: producer and last reading kernel of each buffer. */
+    for (int g = 0; g < ngroups; g++) {
+        for (int r = group_start[g]; r < group_start[g + 1]; r++) {
+            p->buffers[w.v[roots[r]].buffer].producer = g;
+            int top = 0;
+            stack[top++] = roots[r];
+            while (top) {
+                loom_walk_node *v = &w.v[stack[--top]];
+                loom_array *a = v->node;
+                for (int k = 0; k < a->ninputs && !loom__is_input(a); k++) {
+                    int j = loom__walk_at(&w, a->inputs[k]);
+                    loom_walk_node *in = &w.v[j];
+                    if (in->buffer >= 0 && (in->group != g || loom__is_input(in->node))) {
+                        if (p->buffers[in->buffer].last_use < g)
+                            p->buffers[in->buffer].last_use = g;
+                    } else if (!in->materialize) {
+                        stack[top++] = j;
+                    }
+                }
+            }
+        }
+    }
+    plan_arena(p);
+
+    for (int g = 0; g < ngroups; g++) {
+        loom_kernel *k = &p->kernels[p->nkernels++];
+        if (loom__codegen_elementwise(fn, &w, p, roots + group_start[g],
+                                      group_start[g + 1] - group_start[g], k))
+            goto fail;
+    }
+    for (int r = 0; r < n; r++)
+        p->outputs[r] = w.v[loom__walk_at(&w, arrays[r])].buffer;
+    p->noutputs = n;
+    free(roots);
+    free(group_of_root);
+    free(group_start);
+    free(stack);
+    loom__walk_free(&w);
+    return p;
+fail:
+    free(roots);
+    free(group_of_root);
+    free(group_start);
+    free(stack);
+    loom__walk_free(&w);
+    loom__plan_free(p);
+    return NULL;
+}

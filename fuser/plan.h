@@ -1,0 +1,95 @@
+/*
+ * fuser/plan.h — the fusion plan: what exec/ runs. The fuser partitions a graph into kernels
+ * and generates their CUDA source; it launches nothing (DESIGN.md section 1).
+ */
+#ifndef LOOM_FUSER_PLAN_H
+#define LOOM_FUSER_PLAN_H
+
+#include "internal.h"
+
+typedef enum loom_kernel_kind {
+    LOOM_KERNEL_ELEMENTWISE = 0,
+    LOOM_KERNEL_REDUCTION,
+    LOOM_KERNEL_PERSISTENT,
+    LOOM_KERNEL_LIBRARY
+} loom_kernel_kind;
+
+const char *loom__kernel_kind_name(loom_kernel_kind k);
+
+/* Where a buffer of the plan comes from. */
+typedef enum loom_buffer_role {
+    LOOM_BUF_INPUT,  /* an array that already holds device memory (node->buffer) */
+    LOOM_BUF_OUTPUT, /* a value the plan must leave in a buffer of its own (node->buffer) */
+    LOOM_BUF_TEMP    /* an intermediate living in the plan's arena at arena_offset */
+} loom_buffer_role;
+
+typedef struct loom_plan_buffer {
+    loom_array *node; /* borrowed: the plan's caller keeps the graph alive while it runs */
+    loom_buffer_role role;
+    size_t bytes;
+    size_t arena_offset; /* LOOM_BUF_TEMP only */
+    int producer;        /* kernel writing it (-1 for inputs) */
+    int last_use;        /* last kernel reading it */
+} loom_plan_buffer;
+
+/* One kernel parameter, in the order of the generated kernel's signature. */
+typedef enum loom_karg_kind {
+    LOOM_KARG_PTR,  /* a device pointer: buffers[buffer] plus byte_offset */
+    LOOM_KARG_VALUE /* a value of size bytes (sizes, strides, scalars) */
+} loom_karg_kind;
+
+typedef struct loom_karg {
+    loom_karg_kind kind;
+    int buffer;
+    int size;        /* LOOM_KARG_VALUE: 4, 8 or 16 bytes */
+    size_t byte_offset; /* LOOM_KARG_PTR: added to the buffer's address */
+    int align;       /* LOOM_KARG_PTR: the address must be a multiple of this (vector loads) */
+    _Alignas(16) unsigned char value[16];
+} loom_karg;
+
+typedef struct loom_kernel {
+    loom_kernel_kind kind;
+    char name[40];     /* "loom_ew_<hash>": the same structure gives the same name */
+    char *source;      /* CUDA C++; it is the kernel cache key together with the options */
+    char *summary;     /* the fused ops, e.g. "sin multiply add", for logs and DOT */
+    int nargs;
+    loom_karg *args;
+    /* Launch shape. Elementwise kernels loop grid-stride over `work` items (vectors when
+     * vec > 1); exec picks the grid from the SM count. */
+    int64_t work;
+    int block;
+    int vec;           /* elements per thread per step */
+    /* The graph nodes computed in this kernel (for DOT clusters); borrowed. */
+    int nnodes;
+    loom_array **nodes;
+} loom_kernel;
+
+typedef struct loom_plan {
+    int nkernels;
+    loom_kernel *kernels;
+    int nbuffers;
+    loom_plan_buffer *buffers;
+    size_t arena_bytes; /* one allocation for every LOOM_BUF_TEMP */
+    int noutputs;
+    int *outputs;       /* buffer index of each requested array, in request order */
+} loom_plan;
+
+typedef struct loom_fuse_options {
+    bool fuse;          /* false: one kernel per op (LOOM_FUSE=0) */
+    int max_ops;        /* ops per kernel before a split */
+    int max_inputs;     /* buffers read per kernel before a split */
+    int chain_depth;    /* loop-carried chains are cut every chain_depth ops */
+} loom_fuse_options;
+
+/* Defaults, with LOOM_FUSE read from the environment. */
+loom_fuse_options loom__fuse_options_default(void);
+
+/* Plans the evaluation of arrays[0..n). Leaves must already hold device buffers, except
+ * scalars and generators which are kernel arguments; HOST leaves are LOOM_BUF_INPUT with
+ * node->buffer still NULL and must be uploaded by exec before launch. Returns NULL with the
+ * error recorded under fn. */
+loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
+                            const loom_fuse_options *opts);
+void loom__plan_free(loom_plan *plan);
+
+#endif /* LOOM_FUSER_PLAN_H */
