@@ -254,6 +254,15 @@ void loom__node_set_buffer(loom_array *n, loom_buffer *buf)
 {
     loom__buffer_release(n->buffer);
     n->buffer = buf;
+    if (n->op == LOOM_OP_VIEW) {
+        /* A materialised view is a contiguous copy of what it mapped: later views start here. */
+        n->op = LOOM_OP_COPY;
+        n->offset = 0;
+        for (int64_t i = n->ndim, stride = 1; i-- > 0;) {
+            n->strides[i] = stride;
+            stride *= n->shape[i] ? n->shape[i] : 1;
+        }
+    }
     for (int i = 0; i < n->ninputs; i++) {
         loom_release(n->inputs[i]);
         n->inputs[i] = NULL;
@@ -265,7 +274,7 @@ void loom__node_set_buffer(loom_array *n, loom_buffer *buf)
 
 loom_array *loom__view_base(loom_array *a)
 {
-    while (a && a->op == LOOM_OP_VIEW)
+    while (a && a->op == LOOM_OP_VIEW && !a->buffer)
         a = a->inputs[0];
     return a;
 }
