@@ -144,4 +144,11 @@ bool loom__is_complex(loom_dtype dt);
 int loom__resolve_ufunc(const char *fn, loom_op op, int nin, loom_array *const *in,
                         loom_dtype *loop_dtype, loom_dtype *out_dtype);
 
+/* ---- host values (graph/hostvalue.c) ---- */
+
+/* One element at p of dtype dt as a double (the real part for complex). */
+double loom__host_to_double(const void *p, loom_dtype dt);
+double loom__half_to_double(uint16_t h);
+double loom__bfloat16_to_double(uint16_t b);
+
 #endif /* LOOM_GRAPH_INTERNAL_H */

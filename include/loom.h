@@ -264,6 +264,26 @@ loom_array *loom_clip(loom_array *a, loom_array *lo, loom_array *hi);
 loom_array *loom_where(loom_array *cond, loom_array *x, loom_array *y);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Evaluation and transfers to the host                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Computes a (and what it needs) on its device, asynchronously on the current stream.
+ * Returns LOOM_OK or an error code; on failure every array stays valid and can be retried. */
+int loom_eval(loom_array *a);
+/* Evaluates several arrays in one plan: results over the same domain share kernels. */
+int loom_eval_many(loom_array *const *arrays, int n);
+/* Evaluates a and copies its elements, C-ordered, into dst (dst_bytes must hold them all). */
+int loom_get(loom_array *a, void *dst, size_t dst_bytes);
+/* The single element of a (size 1) as a double; complex values are refused. */
+int loom_item(loom_array *a, double *out);
+/* Evaluates a and returns its elements in a new malloc'd host buffer (free() it), writing the
+ * byte count to *nbytes if nbytes is not NULL. NULL on failure. */
+void *loom_asnumpy(loom_array *a, size_t *nbytes);
+/* NumPy .npy files (little-endian, C order). NumPy has no bfloat16, so saving one is refused. */
+int loom_save_npy(loom_array *a, const char *path);
+loom_array *loom_load_npy(const char *path);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Graphviz DOT                                                                               */
 /* ------------------------------------------------------------------------------------------ */
 

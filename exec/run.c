@@ -1,0 +1,274 @@
+/* The executor: uploads host leaves, plans, allocates, compiles (through the caches) and
+ * launches on the current stream; then hands each result its buffer. */
+#include "exec.h"
+#include "fuser/plan.h"
+#include "fuser/walk.h"
+#include "kernels/loom_device_headers.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Evaluation rewrites nodes (they take buffers and drop their inputs), so evaluations are
+ * serialised; graph building stays lock-free. */
+static pthread_mutex_t eval_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int upload_host_leaves(const char *fn, loom_array *const *arrays, int n, int device,
+                              loom_stream *s)
+{
+    loom_walk w;
+    if (loom__walk_build(fn, &w, arrays, n))
+        return loom_last_error_code();
+    int rc = LOOM_OK;
+    for (int i = 0; i < w.n && rc == LOOM_OK; i++) {
+        loom_array *a = w.v[i].node;
+        if (a->op != LOOM_OP_HOST || a->buffer)
+            continue;
+        size_t bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
+        loom_buffer *b = loom__buffer_alloc(fn, bytes, device, s);
+        if (!b) {
+            rc = loom_last_error_code();
+            break;
+        }
+        if (bytes)
+            rc = loom__copy_to_device(fn, b->ptr, a->host_data, bytes, s);
+        if (rc == LOOM_OK)
+            loom__node_set_buffer(a, b);
+        else
+            loom__buffer_release(b);
+    }
+    loom__walk_free(&w);
+    return rc;
+}
+
+static unsigned grid_for(const loom_kernel *k, const loom__device_props *props)
+{
+    int64_t blocks = (k->work + k->block - 1) / k->block;
+    int64_t cap = (int64_t)props->sm_count * (props->max_threads_per_sm / k->block) * 4;
+    if (blocks > cap)
+        blocks = cap;
+    return blocks < 1 ? 1u : (unsigned)blocks;
+}
+
+static int launch_plan(const char *fn, const loom_plan *p, void **addr, loom_stream *s,
+                       const loom__device_props *props)
+{
+    for (int ki = 0; ki < p->nkernels; ki++) {
+        const loom_kernel *k = &p->kernels[ki];
+        if (k->work == 0)
+            continue;
+        const loom__kernel *compiled = loom__kernel_get(
+            fn, k->name, k->source, (const loom__header *)loom__device_headers,
+            loom__device_header_count, NULL);
+        if (!compiled)
+            return loom_last_error_code();
+        void *ptrs[k->nargs > 0 ? k->nargs : 1];
+        void *argv[k->nargs > 0 ? k->nargs : 1];
+        for (int i = 0; i < k->nargs; i++) {
+            const loom_karg *a = &k->args[i];
+            if (a->kind == LOOM_KARG_VALUE) {
+                argv[i] = (void *)a->value;
+                continue;
+            }
+            ptrs[i] = (char *)addr[a->buffer] + a->byte_offset;
+            if (a->align > 1 && (uintptr_t)ptrs[i] % (uintptr_t)a->align) {
+                loom__error(LOOM_ERR_INVALID, fn, "internal error: kernel %s argument %d is not %d-byte aligned",
+                            k->name, i, a->align);
+                return LOOM_ERR_INVALID;
+            }
+            argv[i] = &ptrs[i];
+        }
+        loom__dim3 grid = {grid_for(k, props), 1, 1}, block = {(unsigned)k->block, 1, 1};
+        LOOM__LOG("launch %s (%s) grid %u block %d work %lld", k->name, k->summary, grid.x,
+                  k->block, (long long)k->work);
+        int rc = loom__kernel_launch(fn, compiled, grid, block, 0, s, argv);
+        if (rc)
+            return rc;
+    }
+    return LOOM_OK;
+}
+
+static int eval_locked(const char *fn, loom_array *const *arrays, int n)
+{
+    int device, rc = loom__device_current(fn, &device);
+    if (rc)
+        return rc;
+    const loom__device_props *props = loom__device_props_get(fn, device);
+    loom_stream *s = loom__stream_current(fn, device);
+    if (!props || !s)
+        return loom_last_error_code();
+    rc = upload_host_leaves(fn, arrays, n, device, s);
+    if (rc)
+        return rc;
+    loom_fuse_options opts = loom__fuse_options_default();
+    loom_plan *p = loom__plan_build(fn, arrays, n, &opts);
+    if (!p)
+        return loom_last_error_code();
+
+    loom_buffer **fresh = calloc((size_t)p->nbuffers + 1, sizeof *fresh);
+    void **addr = calloc((size_t)p->nbuffers + 1, sizeof *addr);
+    loom_buffer *arena = NULL;
+    if (!fresh || !addr) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        rc = LOOM_ERR_OOM;
+        goto done;
+    }
+    if (p->arena_bytes && !(arena = loom__buffer_alloc(fn, p->arena_bytes, device, s))) {
+        rc = loom_last_error_code();
+        goto done;
+    }
+    for (int b = 0; b < p->nbuffers; b++) {
+        loom_plan_buffer *pb = &p->buffers[b];
+        if (pb->role == LOOM_BUF_INPUT) {
+            addr[b] = pb->node->buffer ? pb->node->buffer->ptr : NULL;
+        } else if (pb->role == LOOM_BUF_TEMP) {
+            addr[b] = (char *)arena->ptr + pb->arena_offset;
+        } else if (!(fresh[b] = loom__buffer_alloc(fn, pb->bytes, device, s))) {
+            rc = loom_last_error_code();
+            goto done;
+        } else {
+            addr[b] = fresh[b]->ptr;
+        }
+    }
+    rc = launch_plan(fn, p, addr, s, props);
+    if (rc == LOOM_OK) {
+        for (int b = 0; b < p->nbuffers; b++) {
+            if (fresh[b]) {
+                loom__node_set_buffer(p->buffers[b].node, fresh[b]);
+                fresh[b] = NULL;
+            }
+        }
+    }
+done:
+    if (fresh)
+        for (int b = 0; b < p->nbuffers; b++)
+            loom__buffer_release(fresh[b]);
+    loom__buffer_release(arena);
+    free(fresh);
+    free(addr);
+    loom__plan_free(p);
+    return rc;
+}
+
+static int check_arrays(const char *fn, loom_array *const *arrays, int n)
+{
+    if (n < 0 || (n > 0 && !arrays)) {
+        loom__error(LOOM_ERR_INVALID, fn, "invalid array list (n = %d)", n);
+        return LOOM_ERR_INVALID;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!arrays[i]) {
+            /* A NULL from a failed op: keep its error, which says what went wrong first. */
+            if (!loom_last_error())
+                loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL", i);
+            return LOOM_ERR_INVALID;
+        }
+    }
+    return LOOM_OK;
+}
+
+static int eval_arrays(const char *fn, loom_array *const *arrays, int n)
+{
+    int rc = check_arrays(fn, arrays, n);
+    if (rc)
+        return rc;
+    bool pending = false;
+    for (int i = 0; i < n && !pending; i++)
+        pending = !arrays[i]->buffer;
+    if (!pending)
+        return LOOM_OK;
+    pthread_mutex_lock(&eval_lock);
+    rc = eval_locked(fn, arrays, n);
+    pthread_mutex_unlock(&eval_lock);
+    return rc;
+}
+
+int loom_eval(loom_array *a)
+{
+    return eval_arrays("loom_eval", &a, 1);
+}
+
+int loom_eval_many(loom_array *const *arrays, int n)
+{
+    return eval_arrays("loom_eval_many", arrays, n);
+}
+
+/* Brings a's value to dst (exactly nbytes). */
+static int read_back(const char *fn, loom_array *a, void *dst, size_t nbytes)
+{
+    if (!a->buffer)
+        loom__stat_forced_eval(LOOM_EVAL_HOST_READ);
+    int rc = eval_arrays(fn, &a, 1);
+    if (rc || nbytes == 0)
+        return rc;
+    loom_stream *s = loom__stream_current(fn, a->buffer->device);
+    if (!s)
+        return loom_last_error_code();
+    return loom__copy_to_host(fn, dst, a->buffer->ptr, nbytes, s);
+}
+
+int loom_get(loom_array *a, void *dst, size_t dst_bytes)
+{
+    static const char fn[] = "loom_get";
+    if (check_arrays(fn, &a, 1))
+        return LOOM_ERR_INVALID;
+    size_t need = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
+    if (!dst && need) {
+        loom__error(LOOM_ERR_INVALID, fn, "dst is NULL");
+        return LOOM_ERR_INVALID;
+    }
+    if (dst_bytes < need) {
+        loom__error(LOOM_ERR_INVALID, fn, "dst holds %zu bytes but the %s array needs %zu", dst_bytes,
+                    loom_dtype_name((loom_dtype)a->dtype), need);
+        return LOOM_ERR_INVALID;
+    }
+    return read_back(fn, a, dst, need);
+}
+
+void *loom_asnumpy(loom_array *a, size_t *nbytes)
+{
+    static const char fn[] = "loom_asnumpy";
+    if (check_arrays(fn, &a, 1))
+        return NULL;
+    size_t need = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
+    void *host = malloc(need ? need : 1);
+    if (!host) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory for %zu bytes", need);
+        return NULL;
+    }
+    if (read_back(fn, a, host, need)) {
+        free(host);
+        return NULL;
+    }
+    if (nbytes)
+        *nbytes = need;
+    return host;
+}
+
+int loom_item(loom_array *a, double *out)
+{
+    static const char fn[] = "loom_item";
+    if (check_arrays(fn, &a, 1))
+        return LOOM_ERR_INVALID;
+    if (!out) {
+        loom__error(LOOM_ERR_INVALID, fn, "out is NULL");
+        return LOOM_ERR_INVALID;
+    }
+    if (a->size != 1) {
+        loom__error(LOOM_ERR_INVALID, fn, "can only convert an array of size 1 to a C double (size is %lld)",
+                    (long long)a->size);
+        return LOOM_ERR_INVALID;
+    }
+    loom_dtype dt = (loom_dtype)a->dtype;
+    if (loom__is_complex(dt)) {
+        loom__error(LOOM_ERR_INVALID, fn, "a %s value cannot be returned as a double; use loom_get",
+                    loom_dtype_name(dt));
+        return LOOM_ERR_INVALID;
+    }
+    unsigned char raw[16];
+    int rc = read_back(fn, a, raw, loom_dtype_size(dt));
+    if (rc)
+        return rc;
+    *out = loom__host_to_double(raw, dt);
+    return LOOM_OK;
+}
