@@ -3,8 +3,6 @@
  * loom__view, so a chain of views is always one strided map straight onto its base. */
 #include "views.h"
 
-#include <string.h>
-
 /* True if the map is a's own (extent-1 axes may have any stride: they are never stepped). */
 static bool same_map(const loom_array *a, int ndim, const int64_t *shape,
                      const int64_t *strides, int64_t offset)
@@ -73,7 +71,7 @@ int loom__normalize_axes(const char *fn, const int *axes, int naxes, int ndim,
     return 0;
 }
 
-/* Copies a's map without the axes in mask; returns the new ndim. */
+/* Copies a's map without the axes in mask (all of it for mask 0); returns the new ndim. */
 static int drop_axes(const loom_array *a, uint64_t mask, int64_t *shape, int64_t *strides)
 {
     int nd = 0;
