@@ -1,5 +1,5 @@
 /* 0-d scalar leaves: weak (Python-like) and typed. */
-#include "internal.h"
+#include "creation.h"
 
 static loom_array *make_scalar(const char *fn, loom_dtype dt, bool weak, double re, double im,
                                int64_t ival)
@@ -8,6 +8,7 @@ static loom_array *make_scalar(const char *fn, loom_dtype dt, bool weak, double 
     if (!n)
         return NULL;
     n->weak = weak;
+    n->device = loom__default_device();
     n->param.d[0] = re;
     n->param.d[1] = im;
     n->param.i[0] = ival;
@@ -35,11 +36,6 @@ loom_array *loom_scalar_typed(double value, loom_dtype dtype)
         loom__error(LOOM_ERR_INVALID, "loom_scalar_typed", "invalid dtype %d", (int)dtype);
         return NULL;
     }
-    /* The value converts as a C cast would (NumPy's np.float32(x), np.int8(x) wrap alike). */
-    int64_t ival = 0;
-    if (dtype == LOOM_UINT64 && value >= 9223372036854775808.0 && value < 18446744073709551616.0)
-        ival = (int64_t)(uint64_t)value;
-    else if (value >= -9223372036854775808.0 && value < 9223372036854775808.0)
-        ival = (int64_t)value;
-    return make_scalar("loom_scalar_typed", dtype, false, value, 0.0, ival);
+    return make_scalar("loom_scalar_typed", dtype, false, value, 0.0,
+                       loom__fill_ival(value, dtype));
 }

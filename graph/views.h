@@ -1,0 +1,22 @@
+/* graph/views.h — axis normalisation, reshape and copies, shared by the view ops and by any
+ * op that takes axes or needs a contiguous array. */
+#ifndef LOOM_GRAPH_VIEWS_H
+#define LOOM_GRAPH_VIEWS_H
+
+#include "internal.h"
+
+/* Maps axis (negative counts from the end) into 0..ndim-1. Errors under fn read
+ * "[what: ]axis 5 is out of bounds for array of dimension 2", as NumPy's AxisError.
+ * Returns 0 or -1. */
+int loom__normalize_axis(const char *fn, const char *what, int axis, int ndim, int *out);
+/* Normalises naxes axes into out (may be NULL) and a bit mask (bit i for axis i); an axis
+ * given twice fails with "fn: dup_msg". Returns 0 or -1. */
+int loom__normalize_axes(const char *fn, const int *axes, int naxes, int ndim,
+                         const char *dup_msg, int *out, uint64_t *mask);
+/* A lazy C-contiguous copy of a (a COPY node, never a view). */
+loom_array *loom__copy(const char *fn, loom_array *a);
+/* loom_reshape with errors under fn and label for the view it makes. */
+loom_array *loom__reshape(const char *fn, const char *label, loom_array *a, int ndim,
+                          const int64_t *shape);
+
+#endif /* LOOM_GRAPH_VIEWS_H */
