@@ -98,6 +98,8 @@ int loom__check_shape(const char *fn, int ndim, const int64_t *shape, int64_t *s
  * checked. Returns NULL (error recorded under fn) when memory runs out. */
 loom_array *loom__node_alloc(const char *fn, loom_op op, loom_dtype dtype, int ndim,
                              const int64_t *shape);
+/* C-contiguous element strides for shape (saturating to 0 where a 0-size shape overflows). */
+void loom__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
 /* Sets input i (takes a new reference on in). */
 void loom__node_set_input(loom_array *n, int i, loom_array *in);
 /* Computes the structure hash and hands the node to the current scope. Returns n. */

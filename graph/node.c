@@ -152,15 +152,26 @@ loom_array *loom__node_alloc(const char *fn, loom_op op, loom_dtype dtype, int n
     n->ndim = (int16_t)ndim;
     n->shape = n->dims;
     n->strides = n->dims + ndim;
-    int64_t size = 1, stride = 1;
-    for (int i = ndim; i-- > 0;) {
+    int64_t size = 1;
+    for (int i = 0; i < ndim; i++) {
         n->shape[i] = shape[i];
-        n->strides[i] = stride;
-        stride *= shape[i] ? shape[i] : 1;
-        size *= shape[i];
+        size = shape[i] == 0 || size == 0 ? 0 : size * shape[i];
     }
     n->size = size;
+    loom__contiguous_strides(ndim, n->shape, n->strides);
     return n;
+}
+
+void loom__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
+{
+    /* A 0-size array may have extents whose product overflows; its strides are never used
+     * to address memory, so they saturate at 0 instead. */
+    int64_t stride = 1;
+    for (int i = ndim; i-- > 0;) {
+        strides[i] = stride;
+        int64_t d = shape[i] ? shape[i] : 1;
+        stride = stride && d <= INT64_MAX / stride ? stride * d : 0;
+    }
 }
 
 void loom__node_set_input(loom_array *n, int i, loom_array *in)
@@ -258,10 +269,7 @@ void loom__node_set_buffer(loom_array *n, loom_buffer *buf)
         /* A materialised view is a contiguous copy of what it mapped: later views start here. */
         n->op = LOOM_OP_COPY;
         n->offset = 0;
-        for (int64_t i = n->ndim, stride = 1; i-- > 0;) {
-            n->strides[i] = stride;
-            stride *= n->shape[i] ? n->shape[i] : 1;
-        }
+        loom__contiguous_strides(n->ndim, n->shape, n->strides);
     }
     for (int i = 0; i < n->ninputs; i++) {
         loom_release(n->inputs[i]);

@@ -116,7 +116,7 @@ loom_array *loom__broadcast_to(const char *fn, loom_array *a, int ndim, const in
                     loom__fmt_shape(b2, sizeof b2, ndim, shape));
         return NULL;
     }
-    if (a->op != LOOM_OP_VIEW && ndim == a->ndim) {
+    if (ndim == a->ndim) {
         bool same = true;
         for (int i = 0; i < ndim; i++)
             same = same && a->shape[i] == shape[i];
@@ -153,15 +153,13 @@ int loom_broadcast_arrays(loom_array *const *arrays, int n, loom_array **out)
     int64_t shape[LOOM_MAXDIMS];
     if (loom__broadcast_shapes(fn, n, ndims, shapes, &nd, shape))
         return LOOM_ERR_INVALID;
-    for (int k = 0; k < n; k++) {
-        out[k] = loom__broadcast_to(fn, arrays[k], nd, shape);
-        if (!out[k]) {
-            for (int j = 0; j < k; j++) {
-                loom_release(out[j]);
-                out[j] = NULL;
-            }
-            return loom_last_error_code();
-        }
-    }
-    return LOOM_OK;
+    /* Built in a private scope so a failure part way drops exactly what was made. */
+    loom_scope_begin();
+    int k = 0;
+    while (k < n && (out[k] = loom__broadcast_to(fn, arrays[k], nd, shape)))
+        k++;
+    for (int j = 0; j < n; j++)
+        out[j] = k == n ? loom_keep(out[j]) : NULL;
+    loom_scope_end();
+    return k == n ? LOOM_OK : loom_last_error_code();
 }
