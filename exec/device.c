@@ -83,7 +83,8 @@ int loom__device_push(const char *fn, int device, int *prev)
 
 int loom__device_push_quiet(int device, int *prev)
 {
-    if (cudaGetDevice(prev) != cudaSuccess || (*prev != device && cudaSetDevice(device) != cudaSuccess)) {
+    if (cudaGetDevice(prev) != cudaSuccess ||
+        (*prev != device && cudaSetDevice(device) != cudaSuccess)) {
         cudaGetLastError();
         return -1;
     }

@@ -63,7 +63,7 @@ int loom__target_arch(const char *fn, char *out);
 /* ---- streams (exec/stream.c) ---- */
 
 typedef enum loom__stream_kind {
-    LOOM__STREAM_DEFAULT, /* Loom's per-thread, per-device default: loom_stream_destroy ignores it */
+    LOOM__STREAM_DEFAULT, /* Loom's per-thread, per-device default: never destroyed by the user */
     LOOM__STREAM_OWNED,   /* made by loom_stream_create: destroyed with its last reference */
     LOOM__STREAM_WRAPPED  /* the user's cudaStream_t: never destroyed by Loom */
 } loom__stream_kind;
