@@ -1,6 +1,6 @@
 /* Devices: discovery through the CUDA runtime, the current device, cached properties.
  * Nothing here runs at load time: a machine without a driver fails at first use. */
-#include "cuda.h"
+#include "cudart.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * device memory, transfers, NVRTC and the kernel caches, statistics and logging.
  *
  * No CUDA types here (handles are void *), so tests and other directories can include it
- * without the CUDA headers; exec/cuda.h has the few helpers that need them. docs/runtime.md
+ * without the CUDA headers; exec/cudart.h has the few helpers that need them. docs/runtime.md
  * describes the behaviour these functions implement.
  *
  * Errors follow the library's rule: a failing call records "fn: reason" with loom__error and
@@ -89,8 +89,9 @@ void loom__stream_release(loom_stream *s);
  * stream (NULL: the calling thread's current stream on device; otherwise a stream of device).
  * The buffer is freed, when its last reference goes, stream-ordered on that same stream, after
  * every other stream recorded with loom__buffer_record_use has reached its recorded use.
- * On failure it synchronizes the device, trims the pool and retries once; then it returns NULL
- * with LOOM_ERR_OOM ("fn: out of memory allocating N bytes on device D ...").
+ * Past the pool's limit (loom_mempool_set_limit) it fails at once; when the device runs out it
+ * calls the reclaim hook, synchronizes the device, trims the pool and retries once. Either way
+ * it returns NULL with LOOM_ERR_OOM ("fn: out of memory allocating N bytes on device D (...)").
  * A buffer of 0 bytes has ptr NULL and costs nothing. */
 loom_buffer *loom__buffer_alloc(const char *fn, size_t bytes, int device, loom_stream *stream);
 /* Records that work just queued on s reads or writes b, so b's stream-ordered free waits
@@ -161,8 +162,8 @@ typedef struct loom__dim3 {
     unsigned x, y, z;
 } loom__dim3;
 
-/* Launches a loaded kernel on s (NULL: the current stream of the current device); args as
- * for cudaLaunchKernel. Counts kernels_launched. */
+/* Launches a kernel from loom__kernel_get on s (NULL: the current stream of the current
+ * device); args as for cudaLaunchKernel. Counts kernels_launched. */
 int loom__kernel_launch(const char *fn, const loom__kernel *k, loom__dim3 grid, loom__dim3 block,
                         size_t smem_bytes, loom_stream *s, void **args);
 

@@ -10,7 +10,7 @@
  * it; the second to finish finds the first one's entry and drops its own. That is wasted work,
  * never a wrong result, and rare: the executor caches plans, and with them kernel pointers. */
 #define _POSIX_C_SOURCE 200809L
-#include "cuda.h"
+#include "cudart.h"
 
 #include <pthread.h>
 #include <stdio.h>

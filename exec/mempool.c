@@ -11,7 +11,7 @@
  * free is ordered after every use queued there; uses on other streams are recorded as events
  * (loom__buffer_record_use) that the home stream waits for before the free. Freeing on the
  * *releasing* thread's current stream instead would order the free after nothing useful. */
-#include "cuda.h"
+#include "cudart.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -199,19 +199,17 @@ int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s)
     devbuf *d = (devbuf *)b;
     if (!b->ptr || s->handle == d->home->handle)
         return 0;
-    int err = 0;
+    int prev, err = loom__device_push(fn, s->device, &prev); /* events belong to a device */
+    if (err)
+        return err;
     pthread_mutex_lock(&uses_lock);
     use *u = d->uses;
     while (u && u->stream->handle != s->handle)
         u = u->next;
     if (!u) {
-        int prev;
         cudaEvent_t ev = NULL;
-        if (!(err = loom__device_push(fn, s->device, &prev))) {
-            err = loom__cuda_check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), fn,
-                                   "cudaEventCreateWithFlags");
-            loom__device_pop(prev);
-        }
+        err = loom__cuda_check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), fn,
+                               "cudaEventCreateWithFlags");
         if (!err && !(u = malloc(sizeof *u))) {
             cudaEventDestroy(ev);
             loom__error(LOOM_ERR_OOM, fn, "out of host memory");
@@ -226,6 +224,7 @@ int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s)
         err = loom__cuda_check(cudaEventRecord(u->event, loom__stream_handle(s)), fn,
                                "cudaEventRecord");
     pthread_mutex_unlock(&uses_lock);
+    loom__device_pop(prev);
     return err;
 }
 

@@ -1,7 +1,7 @@
 /* Pinned (page-locked) host buffers for staging uploads, reused because cudaHostAlloc is
  * slow (it maps pages for the device). A buffer given back with a stream becomes reusable
  * once an event recorded on that stream has completed, i.e. once the copy reading it is done. */
-#include "cuda.h"
+#include "cudart.h"
 
 #include <pthread.h>
 #include <stdlib.h>

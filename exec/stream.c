@@ -10,7 +10,7 @@
  * Work the user queues on the legacy stream is therefore not ordered with Loom's: data moves
  * to the host only through synchronizing calls, and loom_stream_wrap(NULL) runs Loom on the
  * legacy stream for code that wants the old ordering. */
-#include "cuda.h"
+#include "cudart.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * waits for pending kernels. Chunks bound the staging memory of a large upload; the pool hands
  * a chunk's buffer out again once its copy is done. Downloads are synchronous anyway, and the
  * driver stages pageable destinations itself, so they copy directly. */
-#include "cuda.h"
+#include "cudart.h"
 
 #include <string.h>
 

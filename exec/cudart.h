@@ -1,9 +1,9 @@
 /*
- * exec/cuda.h — the CUDA runtime for exec/ sources only (the rest of Loom never sees CUDA).
+ * exec/cudart.h — the CUDA runtime for exec/ sources only (the rest of Loom never sees CUDA).
  * The C API header cuda_runtime_api.h is enough: Loom launches through cudaLaunchKernel.
  */
-#ifndef LOOM_EXEC_CUDA_H
-#define LOOM_EXEC_CUDA_H
+#ifndef LOOM_EXEC_CUDART_H
+#define LOOM_EXEC_CUDART_H
 
 #include "exec.h"
 
@@ -20,4 +20,4 @@ static inline cudaStream_t loom__stream_handle(const loom_stream *s)
     return (cudaStream_t)s->handle;
 }
 
-#endif /* LOOM_EXEC_CUDA_H */
+#endif /* LOOM_EXEC_CUDART_H */
