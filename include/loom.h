@@ -292,6 +292,89 @@ loom_array *loom_load_npy(const char *path);
 int loom_dump_dot(FILE *out, loom_array *const *arrays, int n);
 int loom_dump_dot_file(const char *path, loom_array *const *arrays, int n);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Runtime: devices, streams, memory pool, statistics (docs/runtime.md)                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The number of CUDA devices; 0 when there is no driver or no device (never an error). */
+int loom_device_count(void);
+/* Makes device id current for the calling thread (it is the CUDA runtime's current device, as
+ * in CuPy: cudaSetDevice and loom_device_set change the same setting). */
+int loom_device_set(int id);
+/* The calling thread's current device (0 by default, and when there is no device). */
+int loom_device_get(void);
+/* Waits for all work on the current device. */
+int loom_device_synchronize(void);
+
+/* A stream on one device. Every thread has a current stream per device, by default a stream
+ * Loom creates for that thread and device (non-blocking: it does not serialize with the legacy
+ * default stream or with other threads); Loom's work on a device runs on that thread's current
+ * stream there. */
+typedef struct loom_stream loom_stream;
+
+/* A new non-blocking stream on the current device (NULL and an error on failure). */
+loom_stream *loom_stream_create(void);
+/* Drops the caller's handle (NULL-safe). A stream that is current, or on which Loom memory is
+ * still to be freed, is destroyed only when that ends. Loom's default streams are never
+ * destroyed this way; for a wrapped stream only the wrapper goes. */
+void loom_stream_destroy(loom_stream *s);
+/* Wraps an existing cudaStream_t (NULL is the legacy default stream). Loom never destroys it;
+ * the caller keeps it alive until every array computed on it has been released. */
+loom_stream *loom_stream_wrap(void *cuda_stream);
+/* Makes s the calling thread's current stream on s's device; NULL restores the default
+ * stream of the current device. */
+int loom_stream_set_current(loom_stream *s);
+/* The calling thread's current stream on the current device (borrowed; NULL and an error
+ * when there is no device). */
+loom_stream *loom_stream_get_current(void);
+/* Waits for the work queued on s (NULL: the current stream). */
+int loom_stream_synchronize(loom_stream *s);
+/* The cudaStream_t behind s (NULL: the current stream's), for mixing Loom with CUDA code. */
+void *loom_stream_handle(loom_stream *s);
+
+/* The current device's memory pool (stream-ordered, on the CUDA runtime's cudaMemPool). */
+/* Bytes in live Loom buffers. */
+size_t loom_mempool_used_bytes(void);
+/* Bytes the pool holds from the device (in use plus cached for reuse). */
+size_t loom_mempool_total_bytes(void);
+/* Waits for the device, then returns every cached block (and idle pinned host buffers). */
+int loom_mempool_free_all_blocks(void);
+/* Caps used bytes: an allocation beyond it fails with LOOM_ERR_OOM. 0 removes the cap. */
+int loom_mempool_set_limit(size_t bytes);
+/* The cap (0 for none). */
+size_t loom_mempool_get_limit(void);
+
+/* Why Loom evaluated pending work that was not asked for (loom_stats.forced_evals_by_reason). */
+typedef enum loom_eval_reason {
+    LOOM_EVAL_HOST_READ = 0,   /* loom_get, loom_item, loom_asnumpy */
+    LOOM_EVAL_DEPTH_LIMIT,     /* a chain of pending ops grew too deep */
+    LOOM_EVAL_NODE_LIMIT,      /* too many pending nodes */
+    LOOM_EVAL_OUT_OF_MEMORY,   /* evaluated to free memory pinned by pending graphs */
+    LOOM_EVAL_LIBRARY_CALL,    /* a library call needs its inputs in memory */
+    LOOM_EVAL_CROSS_DEVICE,    /* an input on another device had to be computed first */
+    LOOM_EVAL_SYNC_POINT,      /* an operation whose result depends on data (host sync) */
+    LOOM_EVAL_OTHER,
+    LOOM_EVAL_NUM_REASONS
+} loom_eval_reason;
+
+/* "host_read", "depth_limit", ...; NULL for an invalid reason. */
+const char *loom_eval_reason_name(loom_eval_reason reason);
+
+/* Process-wide counters since start (or the last loom_stats_reset). */
+typedef struct loom_stats {
+    uint64_t kernels_compiled;   /* NVRTC compiles */
+    uint64_t memory_cache_hits;  /* kernels found in the in-memory cache */
+    uint64_t disk_cache_hits;    /* kernels loaded from the disk cache instead of compiled */
+    uint64_t kernels_launched;   /* launches outside CUDA Graphs */
+    uint64_t graph_launches;     /* CUDA Graph replays */
+    uint64_t forced_evals;       /* sum of forced_evals_by_reason */
+    uint64_t bytes_allocated;    /* device bytes allocated from the pools */
+    uint64_t forced_evals_by_reason[8]; /* indexed by loom_eval_reason */
+} loom_stats;
+
+void loom_stats_get(loom_stats *out);
+void loom_stats_reset(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,237 @@
+/*
+ * exec/exec.h — the runtime's internal API for the executor and the tests: devices, streams,
+ * device memory, transfers, NVRTC and the kernel caches, statistics and logging.
+ *
+ * No CUDA types here (handles are void *), so tests and other directories can include it
+ * without the CUDA headers; exec/cudart.h has the few helpers that need them. docs/runtime.md
+ * describes the behaviour these functions implement.
+ *
+ * Errors follow the library's rule: a failing call records "fn: reason" with loom__error and
+ * returns NULL or a LOOM_ERR_* code; fn is the public function the caller is serving.
+ */
+#ifndef LOOM_EXEC_H
+#define LOOM_EXEC_H
+
+#include "internal.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Devices beyond this many are ignored (their ids are rejected). */
+#define LOOM__MAX_DEVICES 64
+
+/* ---- devices (exec/device.c) ---- */
+
+typedef struct loom__device_props {
+    char name[256];
+    char arch[16];               /* NVRTC's -arch value for this device: "sm_90" */
+    int cc_major, cc_minor;
+    int sm_count;
+    int max_threads_per_block;
+    int max_threads_per_sm;
+    int warp_size;
+    size_t l2_bytes;
+    size_t smem_per_block;       /* what a kernel gets without opting in (48 KiB) */
+    size_t smem_per_block_optin; /* the most a kernel may ask for after opting in */
+    size_t smem_per_sm;
+    size_t total_mem;
+} loom__device_props;
+
+/* Finds the CUDA devices (once per process). Returns 0, or LOOM_ERR_NO_DEVICE with
+ * "fn: no CUDA device (cudaGetDeviceCount: ...)" recorded. */
+int loom__device_init(const char *fn);
+/* Writes the calling thread's current device (the CUDA runtime's). Returns 0 or an error
+ * (no device). */
+int loom__device_current(const char *fn, int *device);
+/* Checks 0 <= device < count; LOOM_ERR_INVALID ("device 3 is out of range (2 devices)") or
+ * LOOM_ERR_NO_DEVICE otherwise. */
+int loom__device_check(const char *fn, int device);
+/* Makes device current for the CUDA runtime on this thread and writes the previous one to
+ * *prev, for loom__device_pop. Work on an array's own device goes between the two. */
+int loom__device_push(const char *fn, int device, int *prev);
+void loom__device_pop(int prev);
+/* loom__device_push for release paths: records no error; returns 0 or -1. */
+int loom__device_push_quiet(int device, int *prev);
+/* The cached properties of device (NULL with the error recorded if there is none). */
+const loom__device_props *loom__device_props_get(const char *fn, int device);
+/* The architecture to compile for: the current device's when there is a device, else the
+ * environment variable LOOM_ARCH (e.g. "sm_90"), else "sm_90". out has room for 16 bytes.
+ * Returns 0, or LOOM_ERR_INVALID for a malformed LOOM_ARCH. */
+int loom__target_arch(const char *fn, char *out);
+
+/* ---- streams (exec/stream.c) ---- */
+
+typedef enum loom__stream_kind {
+    LOOM__STREAM_DEFAULT, /* Loom's per-thread, per-device default: never destroyed by the user */
+    LOOM__STREAM_OWNED,   /* made by loom_stream_create: destroyed with its last reference */
+    LOOM__STREAM_WRAPPED  /* the user's cudaStream_t: never destroyed by Loom */
+} loom__stream_kind;
+
+/* Reference counted: the user's handle, the per-thread current-stream slots and every buffer
+ * allocated on the stream each hold one, so a stream lives as long as memory is freed on it. */
+struct loom_stream {
+    atomic_int refcount;
+    int device;
+    loom__stream_kind kind;
+    void *handle; /* cudaStream_t */
+};
+
+/* The calling thread's current stream on device (its default stream, created on first use,
+ * unless loom_stream_set_current chose another). Borrowed: valid while it stays current. */
+loom_stream *loom__stream_current(const char *fn, int device);
+loom_stream *loom__stream_retain(loom_stream *s);
+void loom__stream_release(loom_stream *s);
+
+/* ---- device memory (exec/mempool.c) ---- */
+
+/* A new device buffer of bytes (refcount 1) from device's pool, allocated stream-ordered on
+ * stream (NULL: the calling thread's current stream on device; otherwise a stream of device).
+ * The buffer is freed, when its last reference goes, stream-ordered on that same stream, after
+ * every other stream recorded with loom__buffer_record_use has reached its recorded use.
+ * Past the pool's limit (loom_mempool_set_limit) it fails at once; when the device runs out it
+ * calls the reclaim hook, synchronizes the device, trims the pool and retries once. Either way
+ * it returns NULL with LOOM_ERR_OOM ("fn: out of memory allocating N bytes on device D (...)").
+ * A buffer of 0 bytes has ptr NULL and costs nothing. */
+loom_buffer *loom__buffer_alloc(const char *fn, size_t bytes, int device, loom_stream *stream);
+/* Records that work just queued on s reads or writes b, so b's stream-ordered free waits
+ * for it. Needed only when s is not the stream b was allocated on. */
+int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s);
+/* The stream b was allocated on (borrowed). */
+loom_stream *loom__buffer_stream(const loom_buffer *b);
+/* Called by an allocation that ran out of device memory before it trims the pool and retries,
+ * so that the executor can evaluate or free what pending graphs pin. No Loom lock is held. */
+typedef void (*loom__reclaim_fn)(int device, size_t bytes);
+void loom__mempool_set_reclaim(loom__reclaim_fn fn);
+
+/* ---- pinned host memory and transfers (exec/pinned.c, exec/transfer.c) ---- */
+
+/* A page-locked host buffer of at least bytes from a reused pool (NULL and an error recorded
+ * on failure). Give it back with loom__pinned_release. */
+void *loom__pinned_get(const char *fn, size_t bytes);
+/* Returns p to the pool; it is handed out again only once the work queued on s so far
+ * (typically the copy that reads it) has completed. s NULL: reusable at once. */
+void loom__pinned_release(void *p, loom_stream *s);
+/* Frees the idle pinned buffers (waiting for their pending copies). */
+void loom__pinned_trim(void);
+/* Host to device, ordered on s (which must belong to dst's device); returns as soon as src
+ * has been staged, so the caller may reuse src at once. */
+int loom__copy_to_device(const char *fn, void *dst, const void *src, size_t bytes, loom_stream *s);
+/* Device to host, ordered on s; returns when the data is in dst. */
+int loom__copy_to_host(const char *fn, void *dst, const void *src, size_t bytes, loom_stream *s);
+
+/* ---- NVRTC and the kernel caches (exec/nvrtc.c, exec/kcache.c, exec/diskcache.c) ---- */
+
+/* A header that generated source may #include "name" (device headers embedded as strings). */
+typedef struct loom__header {
+    const char *name;
+    const char *source;
+} loom__header;
+
+/* A compiled kernel, owned by the in-memory cache (valid until loom__kcache_clear_memory,
+ * which only tests call). The kernel must be declared extern "C" __global__ name(...). */
+typedef struct loom__kernel {
+    const char *name;
+    char arch[16];
+    const void *cubin;
+    size_t cubin_size;
+    void *handle; /* cudaKernel_t once loom__kernel_get has loaded it, else NULL */
+} loom__kernel;
+
+/* Compiles source with NVRTC to CUBIN for arch ("sm_90"). Needs no GPU. Options: -arch=arch,
+ * -std=c++17, precise math (no fast math, no flush to zero), the CUDA include directory, then
+ * extra_options (NULL or space-separated, e.g. "-DN=4 --use_fast_math"). On success *cubin is
+ * malloc'd (the caller frees it). On a compile error returns LOOM_ERR_COMPILE with
+ * "fn: NVRTC failed to compile kernel name: <log>". Counts kernels_compiled. */
+int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
+                           const loom__header *headers, int nheaders, const char *arch,
+                           const char *extra_options, void **cubin, size_t *cubin_size);
+/* The kernel compiled for arch (NULL: loom__target_arch) through the caches (memory, then
+ * disk, then NVRTC), not loaded: needs no GPU. NULL with the error recorded on failure. */
+const loom__kernel *loom__kernel_compile(const char *fn, const char *name, const char *source,
+                                         const loom__header *headers, int nheaders,
+                                         const char *extra_options, const char *arch);
+/* The kernel compiled for the current device and loaded (handle set), through the caches.
+ * Libraries are context-independent in CUDA 12+, so the handle serves every device of the
+ * same architecture. */
+const loom__kernel *loom__kernel_get(const char *fn, const char *name, const char *source,
+                                     const loom__header *headers, int nheaders,
+                                     const char *extra_options);
+
+typedef struct loom__dim3 {
+    unsigned x, y, z;
+} loom__dim3;
+
+/* Launches a kernel from loom__kernel_get on s (NULL: the current stream of the current
+ * device); args as for cudaLaunchKernel. Counts kernels_launched. */
+int loom__kernel_launch(const char *fn, const loom__kernel *k, loom__dim3 grid, loom__dim3 block,
+                        size_t smem_bytes, loom_stream *s, void **args);
+
+/* Drops every in-memory cache entry (unloading its library). For tests: it invalidates
+ * every loom__kernel pointer handed out. */
+void loom__kcache_clear_memory(void);
+/* The disk cache file that the kernel (same arguments as loom__kernel_compile, arch given)
+ * lives in. Returns 0, or -1 when the disk cache is disabled or the path does not fit. */
+int loom__kcache_path(char *buf, size_t n, const char *name, const char *source,
+                      const loom__header *headers, int nheaders, const char *extra_options,
+                      const char *arch);
+
+/* NVRTC's version and the options every compile passes ("-std=c++17 ... -I<dir>"), which
+ * cache keys include. Computed once. */
+const char *loom__nvrtc_fingerprint(void);
+
+/* Disk cache (best effort: failures are misses and are logged, never reported). Directory:
+ * LOOM_CACHE_DIR, else $XDG_CACHE_HOME/loom, else $HOME/.cache/loom; LOOM_CACHE=0 or an empty
+ * LOOM_CACHE_DIR disables it. Returns 0 with the directory in buf, or -1 when disabled. */
+int loom__disk_cache_dir(char *buf, size_t n);
+/* The file for key (hash = loom__fnv1a64 of the key). 0, or -1 if disabled / too long. */
+int loom__disk_cache_path(char *buf, size_t n, uint64_t hash);
+/* 1 and a malloc'd *payload when the file for key holds a valid entry for exactly this key
+ * (its mtime is then touched for LRU eviction); 0 on any miss. */
+int loom__disk_cache_read(const void *key, size_t key_len, uint64_t hash, void **payload,
+                          size_t *payload_len);
+/* Writes the entry atomically (temp file + rename), then evicts the least recently used files
+ * while the directory holds more than LOOM_CACHE_MAX_BYTES (default 1 GiB). */
+void loom__disk_cache_write(const void *key, size_t key_len, uint64_t hash, const void *payload,
+                            size_t payload_len);
+
+/* 64-bit FNV-1a. */
+uint64_t loom__fnv1a64(const void *data, size_t n, uint64_t h);
+#define LOOM__FNV1A64_INIT 0xcbf29ce484222325ull
+
+/* ---- statistics (exec/stats.c) ---- */
+
+typedef enum loom__stat {
+    LOOM__STAT_KERNELS_COMPILED,
+    LOOM__STAT_MEMORY_CACHE_HITS,
+    LOOM__STAT_DISK_CACHE_HITS,
+    LOOM__STAT_KERNELS_LAUNCHED,
+    LOOM__STAT_GRAPH_LAUNCHES,
+    LOOM__STAT_BYTES_ALLOCATED,
+    LOOM__STAT_COUNT
+} loom__stat;
+
+void loom__stat_add(loom__stat which, uint64_t n);
+/* Counts a forced evaluation (forced_evals and forced_evals_by_reason) and logs it. */
+void loom__stat_forced_eval(loom_eval_reason reason);
+
+/* ---- logging (exec/log.c) ---- */
+
+/* True when LOOM_LOG is set to something other than "" or "0" (read once). */
+bool loom__log_enabled(void);
+/* Writes "loom: <message>\n" to stderr in one write. Use LOOM__LOG so that the arguments are
+ * not even evaluated when logging is off. */
+void loom__log(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+#define LOOM__LOG(...)                                                                            \
+    do {                                                                                          \
+        if (loom__log_enabled())                                                                  \
+            loom__log(__VA_ARGS__);                                                               \
+    } while (0)
+/* Monotonic milliseconds, for timing compiles. */
+double loom__now_ms(void);
+
+#endif /* LOOM_EXEC_H */

@@ -1,0 +1,332 @@
+/* The in-memory kernel cache in front of the disk cache and NVRTC, and kernel loading and
+ * launching through the runtime's library API (cudaLibraryLoadData / cudaLibraryGetKernel).
+ *
+ * Entries are keyed by the full canonical key (format, Loom and NVRTC versions, compile
+ * options, architecture, kernel name, headers, source), compared in full: the hash only picks
+ * the bucket and names the disk file.
+ *
+ * One mutex guards the table, and compiles run outside it so that a long compile never
+ * blocks lookups. Two threads that miss on the same kernel at the same time may both compile
+ * it; the second to finish finds the first one's entry and drops its own. That is wasted work,
+ * never a wrong result, and rare: the executor caches plans, and with them kernel pointers. */
+#define _POSIX_C_SOURCE 200809L
+#include "cudart.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_FORMAT "loom kernel cache key v1"
+
+typedef struct entry {
+    loom__kernel k; /* first: callers get &entry->k */
+    uint64_t hash;
+    char *key;
+    size_t key_len;
+    cudaLibrary_t library; /* NULL until loaded */
+    struct entry *next;
+} entry;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static entry **buckets;
+static size_t nbuckets, nentries;
+
+/* ---- keys ---- */
+
+typedef struct keybuf {
+    char *p;
+    size_t len, cap;
+    bool failed;
+} keybuf;
+
+/* Appends "label <length>:<bytes>\n": length-prefixed, so that no two inputs give one key. */
+static void key_add(keybuf *kb, const char *label, const char *s)
+{
+    size_t n = strlen(s);
+    char head[64];
+    int h = snprintf(head, sizeof head, "%s %zu:", label, n);
+    size_t need = kb->len + (size_t)h + n + 1;
+    if (kb->failed)
+        return;
+    if (need > kb->cap) {
+        size_t cap = kb->cap ? kb->cap : 4096;
+        while (cap < need)
+            cap *= 2;
+        char *p = realloc(kb->p, cap);
+        if (!p) {
+            kb->failed = true;
+            return;
+        }
+        kb->p = p;
+        kb->cap = cap;
+    }
+    memcpy(kb->p + kb->len, head, (size_t)h);
+    memcpy(kb->p + kb->len + h, s, n);
+    kb->len += (size_t)h + n;
+    kb->p[kb->len++] = '\n';
+}
+
+static int check_args(const char *fn, const char *name, const char *source,
+                      const loom__header *headers, int nheaders)
+{
+    bool ok = name && source && nheaders >= 0 && (nheaders == 0 || headers);
+    for (int i = 0; ok && i < nheaders; i++)
+        ok = headers[i].name && headers[i].source;
+    if (!ok)
+        loom__error(LOOM_ERR_INVALID, fn, "kernel %s: missing name, source or header",
+                    name ? name : "(null)");
+    return ok ? 0 : LOOM_ERR_INVALID;
+}
+
+static char *make_key(const char *fn, const char *name, const char *source,
+                      const loom__header *headers, int nheaders, const char *extra_options,
+                      const char *arch, size_t *len)
+{
+    keybuf kb = {0};
+    key_add(&kb, "format", KEY_FORMAT);
+    key_add(&kb, "loom", LOOM_VERSION_STRING);
+    key_add(&kb, "compiler", loom__nvrtc_fingerprint());
+    key_add(&kb, "arch", arch);
+    key_add(&kb, "options", extra_options ? extra_options : "");
+    key_add(&kb, "name", name);
+    for (int i = 0; i < nheaders; i++) {
+        key_add(&kb, "header", headers[i].name);
+        key_add(&kb, "header-source", headers[i].source);
+    }
+    key_add(&kb, "source", source);
+    if (kb.failed) {
+        free(kb.p);
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return NULL;
+    }
+    *len = kb.len;
+    return kb.p;
+}
+
+/* ---- the table (callers hold the lock) ---- */
+
+static entry *find(uint64_t hash, const char *key, size_t len)
+{
+    if (!nbuckets)
+        return NULL;
+    for (entry *e = buckets[hash % nbuckets]; e; e = e->next)
+        if (e->hash == hash && e->key_len == len && memcmp(e->key, key, len) == 0)
+            return e;
+    return NULL;
+}
+
+static int insert(entry *e)
+{
+    if (nentries >= nbuckets) {
+        size_t n = nbuckets ? 2 * nbuckets : 256;
+        entry **grown = calloc(n, sizeof *grown);
+        if (!grown)
+            return -1;
+        for (size_t i = 0; i < nbuckets; i++) {
+            for (entry *x = buckets[i], *next; x; x = next) {
+                next = x->next;
+                x->next = grown[x->hash % n];
+                grown[x->hash % n] = x;
+            }
+        }
+        free(buckets);
+        buckets = grown;
+        nbuckets = n;
+    }
+    e->next = buckets[e->hash % nbuckets];
+    buckets[e->hash % nbuckets] = e;
+    nentries++;
+    return 0;
+}
+
+static void entry_free(entry *e)
+{
+    if (e->library && cudaLibraryUnload(e->library) != cudaSuccess)
+        cudaGetLastError();
+    free((void *)e->k.name);
+    free((void *)e->k.cubin);
+    free(e->key);
+    free(e);
+}
+
+void loom__kcache_clear_memory(void)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nbuckets; i++) {
+        for (entry *e = buckets[i], *next; e; e = next) {
+            next = e->next;
+            entry_free(e);
+        }
+    }
+    free(buckets);
+    buckets = NULL;
+    nbuckets = nentries = 0;
+    pthread_mutex_unlock(&lock);
+}
+
+/* ---- lookups ---- */
+
+const loom__kernel *loom__kernel_compile(const char *fn, const char *name, const char *source,
+                                         const loom__header *headers, int nheaders,
+                                         const char *extra_options, const char *arch)
+{
+    char archbuf[16];
+    if (check_args(fn, name, source, headers, nheaders) != 0)
+        return NULL;
+    if (!arch) {
+        if (loom__target_arch(fn, archbuf) != 0)
+            return NULL;
+        arch = archbuf;
+    }
+    size_t len;
+    char *key = make_key(fn, name, source, headers, nheaders, extra_options, arch, &len);
+    if (!key)
+        return NULL;
+    uint64_t hash = loom__fnv1a64(key, len, LOOM__FNV1A64_INIT);
+    pthread_mutex_lock(&lock);
+    entry *e = find(hash, key, len);
+    pthread_mutex_unlock(&lock);
+    if (e) {
+        loom__stat_add(LOOM__STAT_MEMORY_CACHE_HITS, 1);
+        free(key);
+        return &e->k;
+    }
+
+    void *cubin;
+    size_t size;
+    if (loom__disk_cache_read(key, len, hash, &cubin, &size)) {
+        loom__stat_add(LOOM__STAT_DISK_CACHE_HITS, 1);
+        LOOM__LOG("kernel %s for %s loaded from the disk cache (%zu bytes of CUBIN)", name,
+                  arch, size);
+    } else if (loom__compile_to_cubin(fn, name, source, headers, nheaders, arch, extra_options,
+                                      &cubin, &size) == 0) {
+        loom__disk_cache_write(key, len, hash, cubin, size);
+    } else {
+        free(key);
+        return NULL;
+    }
+
+    e = calloc(1, sizeof *e);
+    char *name_copy = strdup(name);
+    if (!e || !name_copy) {
+        free(e);
+        free(name_copy);
+        free(cubin);
+        free(key);
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return NULL;
+    }
+    e->k.name = name_copy;
+    snprintf(e->k.arch, sizeof e->k.arch, "%s", arch);
+    e->k.cubin = cubin;
+    e->k.cubin_size = size;
+    e->hash = hash;
+    e->key = key;
+    e->key_len = len;
+    pthread_mutex_lock(&lock);
+    entry *existing = find(hash, key, len);
+    int err = existing ? 0 : insert(e);
+    pthread_mutex_unlock(&lock);
+    if (existing || err) {
+        entry_free(e);
+        if (err)
+            loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return existing ? &existing->k : NULL;
+    }
+    return &e->k;
+}
+
+const loom__kernel *loom__kernel_get(const char *fn, const char *name, const char *source,
+                                     const loom__header *headers, int nheaders,
+                                     const char *extra_options)
+{
+    int dev;
+    if (loom__device_current(fn, &dev) != 0)
+        return NULL;
+    const loom__device_props *props = loom__device_props_get(fn, dev);
+    if (!props)
+        return NULL;
+    const loom__kernel *k =
+        loom__kernel_compile(fn, name, source, headers, nheaders, extra_options, props->arch);
+    if (!k)
+        return NULL;
+    entry *e = (entry *)k;
+    pthread_mutex_lock(&lock);
+    bool loaded = e->library != NULL;
+    pthread_mutex_unlock(&lock);
+    if (loaded)
+        return k;
+
+    cudaLibrary_t lib;
+    cudaKernel_t kernel;
+    if (loom__cuda_check(cudaLibraryLoadData(&lib, k->cubin, NULL, NULL, 0, NULL, NULL, 0), fn,
+                         "cudaLibraryLoadData") != 0)
+        return NULL;
+    cudaError_t ge = cudaLibraryGetKernel(&kernel, lib, name);
+    if (ge != cudaSuccess) {
+        cudaGetLastError();
+        cudaLibraryUnload(lib);
+        loom__error(LOOM_ERR_CUDA, fn,
+                    "kernel %s is not in its compiled source (cudaLibraryGetKernel: %s); it "
+                    "must be declared extern \"C\" __global__",
+                    name, cudaGetErrorString(ge));
+        return NULL;
+    }
+    pthread_mutex_lock(&lock);
+    if (!e->library) {
+        e->library = lib;
+        e->k.handle = kernel;
+        lib = NULL;
+    }
+    pthread_mutex_unlock(&lock);
+    if (lib)
+        cudaLibraryUnload(lib);
+    return k;
+}
+
+int loom__kernel_launch(const char *fn, const loom__kernel *k, loom__dim3 grid, loom__dim3 block,
+                        size_t smem_bytes, loom_stream *s, void **args)
+{
+    int dev, prev, err;
+    if (!k->handle) {
+        loom__error(LOOM_ERR_INVALID, fn, "kernel %s is compiled but not loaded", k->name);
+        return LOOM_ERR_INVALID;
+    }
+    if (!s) {
+        if ((err = loom__device_current(fn, &dev)) != 0)
+            return err;
+        if (!(s = loom__stream_current(fn, dev)))
+            return loom_last_error_code();
+    }
+    if ((err = loom__device_push(fn, s->device, &prev)) != 0)
+        return err;
+    dim3 g = {grid.x, grid.y, grid.z}, b = {block.x, block.y, block.z};
+    cudaError_t e = cudaLaunchKernel((const void *)k->handle, g, b, args, smem_bytes,
+                                     loom__stream_handle(s));
+    loom__device_pop(prev);
+    if (e != cudaSuccess) {
+        char what[320];
+        snprintf(what, sizeof what, "launching kernel %s", k->name);
+        return loom__cuda_check(e, fn, what);
+    }
+    loom__stat_add(LOOM__STAT_KERNELS_LAUNCHED, 1);
+    LOOM__LOG("launch %s grid (%u,%u,%u) block (%u,%u,%u) smem %zu on stream %p", k->name,
+              grid.x, grid.y, grid.z, block.x, block.y, block.z, smem_bytes, s->handle);
+    return 0;
+}
+
+int loom__kcache_path(char *buf, size_t n, const char *name, const char *source,
+                      const loom__header *headers, int nheaders, const char *extra_options,
+                      const char *arch)
+{
+    const char *fn = "loom__kcache_path";
+    size_t len;
+    char *key;
+    if (check_args(fn, name, source, headers, nheaders) != 0 ||
+        !(key = make_key(fn, name, source, headers, nheaders, extra_options, arch, &len)))
+        return -1;
+    int r = loom__disk_cache_path(buf, n, loom__fnv1a64(key, len, LOOM__FNV1A64_INIT));
+    free(key);
+    return r;
+}

@@ -1,0 +1,198 @@
+/* NVRTC: CUDA C++ source to CUBIN for one architecture. Needs no GPU, so CI can compile every
+ * generated kernel with LOOM_ARCH on a machine without one. */
+#define _POSIX_C_SOURCE 200809L
+#include "exec.h"
+
+#include <ctype.h>
+#include <nvrtc.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Precise math, spelled out although these are NVRTC's defaults, so that the cache key states
+ * them: IEEE division and square root, denormals kept. FMA contraction stays on, as in nvcc
+ * and CuPy: a fused multiply-add rounds once instead of twice. */
+static const char *const fixed_options[] = {"-std=c++17", "-ftz=false", "-prec-div=true",
+                                            "-prec-sqrt=true", "-fmad=true"};
+#define NFIXED (sizeof fixed_options / sizeof fixed_options[0])
+
+#define PATH_OPT_MAX 4200
+
+static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
+static char include_opts[2][PATH_OPT_MAX];
+static int ninclude;
+static char fingerprint[64 + 128 + 2 * PATH_OPT_MAX];
+
+/* The toolkit headers (cuda_fp16.h, cuda_bf16.h) that generated code includes: LOOM_CUDA_INCLUDE,
+ * else the toolkit Loom was built with; CUDA 13 keeps <nv/target> and <cuda/std/...> in its
+ * cccl subdirectory. Read once: the directory is part of every cache key. */
+static void setup(void)
+{
+    const char *dir = getenv("LOOM_CUDA_INCLUDE");
+#ifdef LOOM_CUDA_INCLUDE_DIR
+    if (!dir || !*dir)
+        dir = LOOM_CUDA_INCLUDE_DIR;
+#endif
+    if (dir && *dir && strlen(dir) < PATH_OPT_MAX - 16) {
+        struct stat st;
+        snprintf(include_opts[ninclude++], PATH_OPT_MAX, "-I%s", dir);
+        snprintf(include_opts[ninclude], PATH_OPT_MAX, "-I%s/cccl", dir);
+        if (stat(include_opts[ninclude] + 2, &st) == 0 && S_ISDIR(st.st_mode))
+            ninclude++;
+    }
+    int major = 0, minor = 0;
+    nvrtcVersion(&major, &minor);
+    size_t used = (size_t)snprintf(fingerprint, sizeof fingerprint, "nvrtc %d.%d", major, minor);
+    for (size_t i = 0; i < NFIXED; i++)
+        used += (size_t)snprintf(fingerprint + used, sizeof fingerprint - used, " %s",
+                                 fixed_options[i]);
+    for (int i = 0; i < ninclude; i++)
+        used += (size_t)snprintf(fingerprint + used, sizeof fingerprint - used, " %s",
+                                 include_opts[i]);
+}
+
+const char *loom__nvrtc_fingerprint(void)
+{
+    pthread_once(&setup_once, setup);
+    return fingerprint;
+}
+
+static bool is_identifier(const char *s)
+{
+    if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+        return false;
+    for (; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_'))
+            return false;
+    return true;
+}
+
+/* Drops the trailing newlines NVRTC ends its log with. */
+static void trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+}
+
+static char *program_log(nvrtcProgram prog)
+{
+    size_t n = 0;
+    if (nvrtcGetProgramLogSize(prog, &n) != NVRTC_SUCCESS || n == 0)
+        return NULL;
+    char *log = malloc(n + 1);
+    if (log && nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS) {
+        free(log);
+        return NULL;
+    }
+    if (log) {
+        log[n] = '\0';
+        trim(log);
+    }
+    return log;
+}
+
+int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
+                           const loom__header *headers, int nheaders, const char *arch,
+                           const char *extra_options, void **cubin, size_t *cubin_size)
+{
+    *cubin = NULL;
+    *cubin_size = 0;
+    if (!is_identifier(name)) {
+        loom__error(LOOM_ERR_INVALID, fn, "kernel name \"%s\" is not a C identifier",
+                    name ? name : "(null)");
+        return LOOM_ERR_INVALID;
+    }
+    if (!source || !arch || nheaders < 0 || (nheaders > 0 && !headers)) {
+        loom__error(LOOM_ERR_INVALID, fn, "kernel %s: no source, architecture or headers", name);
+        return LOOM_ERR_INVALID;
+    }
+    pthread_once(&setup_once, setup);
+
+    int err = LOOM_ERR_OOM;
+    nvrtcProgram prog = NULL;
+    char *log = NULL;
+    char *extra = strdup(extra_options ? extra_options : "");
+    size_t maxopts = NFIXED + 3 + (extra ? strlen(extra) / 2 + 1 : 0);
+    const char **opts = malloc(maxopts * sizeof *opts);
+    const char **hsrc = malloc(((size_t)nheaders + 1) * sizeof *hsrc);
+    const char **hname = malloc(((size_t)nheaders + 1) * sizeof *hname);
+    if (!extra || !opts || !hsrc || !hname) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        goto out;
+    }
+    char arch_opt[32];
+    snprintf(arch_opt, sizeof arch_opt, "-arch=%s", arch);
+    int nopts = 0;
+    opts[nopts++] = arch_opt;
+    for (size_t i = 0; i < NFIXED; i++)
+        opts[nopts++] = fixed_options[i];
+    for (int i = 0; i < ninclude; i++)
+        opts[nopts++] = include_opts[i];
+    for (char *save = NULL, *tok = strtok_r(extra, " \t\n", &save); tok;
+         tok = strtok_r(NULL, " \t\n", &save))
+        opts[nopts++] = tok;
+    for (int i = 0; i < nheaders; i++) {
+        hsrc[i] = headers[i].source;
+        hname[i] = headers[i].name;
+    }
+
+    char progname[300];
+    snprintf(progname, sizeof progname, "%s.cu", name);
+    nvrtcResult r = nvrtcCreateProgram(&prog, source, progname, nheaders, hsrc, hname);
+    if (r != NVRTC_SUCCESS) {
+        prog = NULL;
+        err = r == NVRTC_ERROR_OUT_OF_MEMORY ? LOOM_ERR_OOM : LOOM_ERR_COMPILE;
+        loom__error(err, fn, "NVRTC could not take kernel %s: %s", name, nvrtcGetErrorString(r));
+        goto out;
+    }
+    double t0 = loom__now_ms();
+    r = nvrtcCompileProgram(prog, nopts, opts);
+    double ms = loom__now_ms() - t0;
+    log = program_log(prog);
+    if (r != NVRTC_SUCCESS) {
+        err = r == NVRTC_ERROR_OUT_OF_MEMORY ? LOOM_ERR_OOM : LOOM_ERR_COMPILE;
+        loom__error(err, fn, "NVRTC failed to compile kernel %s: %s", name,
+                    log && *log ? log : nvrtcGetErrorString(r));
+        LOOM__LOG("NVRTC failed to compile kernel %s for %s after %.1f ms", name, arch, ms);
+        if (loom__log_enabled() && log)
+            fprintf(stderr, "%s\n", log);
+        goto out;
+    }
+    size_t n = 0;
+    if ((r = nvrtcGetCUBINSize(prog, &n)) != NVRTC_SUCCESS || n == 0) {
+        err = LOOM_ERR_COMPILE;
+        loom__error(err, fn, "NVRTC produced no CUBIN for kernel %s (is %s a real architecture?)",
+                    name, arch);
+        goto out;
+    }
+    if (!(*cubin = malloc(n))) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        goto out;
+    }
+    if ((r = nvrtcGetCUBIN(prog, *cubin)) != NVRTC_SUCCESS) {
+        free(*cubin);
+        *cubin = NULL;
+        err = LOOM_ERR_COMPILE;
+        loom__error(err, fn, "nvrtcGetCUBIN failed for kernel %s: %s", name,
+                    nvrtcGetErrorString(r));
+        goto out;
+    }
+    *cubin_size = n;
+    err = 0;
+    loom__stat_add(LOOM__STAT_KERNELS_COMPILED, 1);
+    LOOM__LOG("compiled kernel %s for %s in %.1f ms (%zu bytes of CUBIN)", name, arch, ms, n);
+    if (loom__log_enabled() && log && *log)
+        fprintf(stderr, "%s\n", log);
+out:
+    if (prog)
+        nvrtcDestroyProgram(&prog);
+    free(log);
+    free(extra);
+    free(opts);
+    free(hsrc);
+    free(hname);
+    return err;
+}

@@ -1,0 +1,161 @@
+/* Pinned (page-locked) host buffers for staging uploads, reused because cudaHostAlloc is
+ * slow (it maps pages for the device). A buffer given back with a stream becomes reusable
+ * once an event recorded on that stream has completed, i.e. once the copy reading it is done. */
+#include "cudart.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+/* Idle buffers beyond this many bytes are freed instead of cached. */
+#define PINNED_CACHE_CAP ((size_t)256 << 20)
+#define PINNED_MIN ((size_t)64 << 10)
+
+typedef struct block {
+    void *ptr;
+    size_t cap;
+    bool in_use;
+    cudaEvent_t ready; /* recorded by release; NULL until then */
+    int event_device;
+    struct block *next;
+} block;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static block *blocks;
+static size_t idle_bytes;
+
+static size_t round_up(size_t bytes)
+{
+    size_t cap = PINNED_MIN;
+    while (cap < bytes && cap <= SIZE_MAX / 2)
+        cap *= 2;
+    return cap < bytes ? bytes : cap;
+}
+
+static bool block_ready(block *b)
+{
+    if (!b->ready)
+        return true;
+    cudaError_t e = cudaEventQuery(b->ready);
+    if (e == cudaErrorNotReady)
+        return false;
+    if (e != cudaSuccess)
+        cudaGetLastError();
+    return true;
+}
+
+static void block_free(block *b)
+{
+    if (b->ready) {
+        cudaEventSynchronize(b->ready);
+        cudaEventDestroy(b->ready);
+    }
+    cudaFreeHost(b->ptr);
+    free(b);
+}
+
+void *loom__pinned_get(const char *fn, size_t bytes)
+{
+    if (loom__device_init(fn) != 0)
+        return NULL;
+    size_t cap = round_up(bytes);
+    pthread_mutex_lock(&lock);
+    for (block *b = blocks; b; b = b->next) {
+        if (!b->in_use && b->cap == cap && block_ready(b)) {
+            b->in_use = true;
+            idle_bytes -= b->cap;
+            pthread_mutex_unlock(&lock);
+            return b->ptr;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    block *b = calloc(1, sizeof *b);
+    if (!b) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return NULL;
+    }
+    if (loom__cuda_check(cudaHostAlloc(&b->ptr, cap, cudaHostAllocPortable), fn,
+                         "cudaHostAlloc") != 0) {
+        free(b);
+        return NULL;
+    }
+    b->cap = cap;
+    b->in_use = true;
+    pthread_mutex_lock(&lock);
+    b->next = blocks;
+    blocks = b;
+    pthread_mutex_unlock(&lock);
+    return b->ptr;
+}
+
+/* Unlinks and returns the idle blocks (all, or only those ready when only_ready). */
+static block *take_idle(bool only_ready, size_t keep)
+{
+    block *taken = NULL;
+    for (block **pp = &blocks; *pp && idle_bytes > keep;) {
+        block *b = *pp;
+        if (!b->in_use && (!only_ready || block_ready(b))) {
+            *pp = b->next;
+            idle_bytes -= b->cap;
+            b->next = taken;
+            taken = b;
+        } else {
+            pp = &b->next;
+        }
+    }
+    return taken;
+}
+
+void loom__pinned_release(void *p, loom_stream *s)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&lock);
+    block *b = blocks;
+    while (b && b->ptr != p)
+        b = b->next;
+    if (b) {
+        if (s) {
+            int prev;
+            /* An event records only on a stream of the device it was created on. */
+            if (b->ready && b->event_device != s->device) {
+                cudaEventDestroy(b->ready);
+                b->ready = NULL;
+            }
+            if (loom__device_push_quiet(s->device, &prev) == 0) {
+                if (!b->ready && cudaEventCreateWithFlags(&b->ready, cudaEventDisableTiming) !=
+                                     cudaSuccess)
+                    b->ready = NULL;
+                b->event_device = s->device;
+                if (b->ready && cudaEventRecord(b->ready, loom__stream_handle(s)) != cudaSuccess) {
+                    /* Without an event the buffer must not be reused while the copy runs. */
+                    cudaStreamSynchronize(loom__stream_handle(s));
+                    cudaGetLastError();
+                }
+                loom__device_pop(prev);
+            }
+            if (!b->ready)
+                cudaStreamSynchronize(loom__stream_handle(s));
+        }
+        b->in_use = false;
+        idle_bytes += b->cap;
+    }
+    block *excess = take_idle(true, PINNED_CACHE_CAP);
+    pthread_mutex_unlock(&lock);
+    while (excess) {
+        block *next = excess->next;
+        block_free(excess);
+        excess = next;
+    }
+}
+
+void loom__pinned_trim(void)
+{
+    pthread_mutex_lock(&lock);
+    block *idle = take_idle(false, 0);
+    pthread_mutex_unlock(&lock);
+    while (idle) {
+        block *next = idle->next;
+        block_free(idle);
+        idle = next;
+    }
+}

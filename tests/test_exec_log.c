@@ -1,0 +1,62 @@
+/* LOOM_LOG traces compiles (with milliseconds), cache hits and forced evaluations to stderr.
+ * LOOM_LOG is read once, so this test sets it before any Loom call, in its own process. */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "exec/exec.h"
+#include "tmpdir.h"
+
+#include <fcntl.h>
+
+int main(void)
+{
+    char dir[4096], log_path[4200];
+    if (!tmpdir_make(dir, sizeof dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    setenv("LOOM_LOG", "1", 1);
+    setenv("LOOM_CACHE_DIR", dir, 1);
+    CHECK(loom__log_enabled());
+
+    /* stderr goes to a file while Loom logs. */
+    snprintf(log_path, sizeof log_path, "%s/stderr.txt", dir);
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fd, 2);
+    close(fd);
+
+    const char *src = "extern \"C\" __global__ void t_log(int *p) { *p = 3; }\n";
+    const loom__kernel *k = loom__kernel_compile("loom_test", "t_log", src, NULL, 0, NULL, "sm_90");
+    loom__kcache_clear_memory();
+    const loom__kernel *k2 =
+        loom__kernel_compile("loom_test", "t_log", src, NULL, 0, NULL, "sm_90");
+    loom__stat_forced_eval(LOOM_EVAL_DEPTH_LIMIT);
+    CHECK(loom__kernel_compile("loom_test", "t_logbad", "syntax error here", NULL, 0, NULL,
+                               "sm_90") == NULL);
+
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHECK(k != NULL && k2 != NULL);
+
+    char text[16384] = {0};
+    FILE *f = fopen(log_path, "r");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = '\0';
+    CHECK(strstr(text, "loom: compiled kernel t_log for sm_90 in ") != NULL);
+    CHECK(strstr(text, " ms (") != NULL);
+    CHECK(strstr(text, "loom: disk cache: wrote ") != NULL);
+    CHECK(strstr(text, "loom: kernel t_log for sm_90 loaded from the disk cache") != NULL);
+    CHECK(strstr(text, "loom: forced eval (depth_limit)\n") != NULL);
+    CHECK(strstr(text, "loom: NVRTC failed to compile kernel t_logbad for sm_90 after ") != NULL);
+    CHECK(strstr(text, "syntax error") != NULL || strstr(text, "error") != NULL);
+    if (check_failures)
+        fprintf(stderr, "captured log:\n%s\n", text);
+
+    loom__kcache_clear_memory();
+    tmpdir_remove(dir);
+    return check_summary("test_exec_log");
+}
