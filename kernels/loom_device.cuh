@@ -1,0 +1,10 @@
+/* The one header generated kernels include: Loom's dtypes (lt_<dtype>), loom_cast<To>(x), and
+ * every elementwise op as loom_<numpy name>(...) with NumPy's semantics per loop dtype. */
+#ifndef LOOM_DEVICE_CUH
+#define LOOM_DEVICE_CUH
+
+#include "loom_types.cuh"
+#include "loom_cast.cuh"
+#include "loom_ops.cuh"
+
+#endif /* LOOM_DEVICE_CUH */
