@@ -158,6 +158,9 @@ const loom__kernel *loom__kernel_get(const char *fn, const char *name, const cha
                                      const loom__header *headers, int nheaders,
                                      const char *extra_options);
 
+/* Loom's device headers (the .cuh files of kernels/), which generated kernels include. */
+const loom__header *loom__device_headers(int *count);
+
 typedef struct loom__dim3 {
     unsigned x, y, z;
 } loom__dim3;

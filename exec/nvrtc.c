@@ -15,7 +15,7 @@
  * them: IEEE division and square root, denormals kept. FMA contraction stays on, as in nvcc
  * and CuPy: a fused multiply-add rounds once instead of twice. */
 static const char *const fixed_options[] = {"-std=c++17", "-ftz=false", "-prec-div=true",
-                                            "-prec-sqrt=true", "-fmad=true"};
+                                            "-prec-sqrt=true", "-fmad=false"};
 #define NFIXED (sizeof fixed_options / sizeof fixed_options[0])
 
 #define PATH_OPT_MAX 4200

@@ -41,6 +41,25 @@ static int upload_host_leaves(const char *fn, loom_array *const *arrays, int n, 
     return rc;
 }
 
+/* The embedded device headers in the form NVRTC takes them, built once. */
+static loom__header device_headers[16];
+static int ndevice_headers;
+static pthread_once_t device_headers_once = PTHREAD_ONCE_INIT;
+
+static void collect_device_headers(void)
+{
+    for (int i = 0; i < loom__device_header_count && i < 16; i++)
+        device_headers[ndevice_headers++] =
+            (loom__header){loom__device_header_names[i], loom__device_header_sources[i]};
+}
+
+const loom__header *loom__device_headers(int *count)
+{
+    pthread_once(&device_headers_once, collect_device_headers);
+    *count = ndevice_headers;
+    return device_headers;
+}
+
 static unsigned grid_for(const loom_kernel *k, const loom__device_props *props)
 {
     int64_t blocks = (k->work + k->block - 1) / k->block;
@@ -57,9 +76,10 @@ static int launch_plan(const char *fn, const loom_plan *p, void **addr, loom_str
         const loom_kernel *k = &p->kernels[ki];
         if (k->work == 0)
             continue;
-        const loom__kernel *compiled = loom__kernel_get(
-            fn, k->name, k->source, (const loom__header *)loom__device_headers,
-            loom__device_header_count, NULL);
+        int nheaders;
+        const loom__header *headers = loom__device_headers(&nheaders);
+        const loom__kernel *compiled =
+            loom__kernel_get(fn, k->name, k->source, headers, nheaders, NULL);
         if (!compiled)
             return loom_last_error_code();
         void *ptrs[k->nargs > 0 ? k->nargs : 1];
