@@ -40,15 +40,23 @@ static const int8_t promotion_order[LOOM_NUM_DTYPES] = {
 /* NumPy's kinds, ordered for "same_kind": b < u < i < f < c (uint -> int is same_kind). */
 enum { KIND_BOOL, KIND_UINT, KIND_INT, KIND_FLOAT, KIND_COMPLEX };
 
+/* A table, not loom__is_*(): resolution runs at every recorded op. */
+static const uint8_t kinds[LOOM_NUM_DTYPES] = {
+    [LOOM_BOOL] = KIND_BOOL,       [LOOM_INT8] = KIND_INT,         [LOOM_INT16] = KIND_INT,
+    [LOOM_INT32] = KIND_INT,       [LOOM_INT64] = KIND_INT,        [LOOM_UINT8] = KIND_UINT,
+    [LOOM_UINT16] = KIND_UINT,     [LOOM_UINT32] = KIND_UINT,      [LOOM_UINT64] = KIND_UINT,
+    [LOOM_FLOAT16] = KIND_FLOAT,   [LOOM_BFLOAT16] = KIND_FLOAT,   [LOOM_FLOAT32] = KIND_FLOAT,
+    [LOOM_FLOAT64] = KIND_FLOAT,   [LOOM_COMPLEX64] = KIND_COMPLEX, [LOOM_COMPLEX128] = KIND_COMPLEX,
+};
+
 static int kind(loom_dtype dt)
 {
-    if (loom__is_bool(dt))
-        return KIND_BOOL;
-    if (loom__is_unsigned(dt))
-        return KIND_UINT;
-    if (loom__is_signed(dt))
-        return KIND_INT;
-    return loom__is_float(dt) ? KIND_FLOAT : KIND_COMPLEX;
+    return kinds[dt];
+}
+
+static bool is_int(loom_dtype dt)
+{
+    return kind(dt) == KIND_INT || kind(dt) == KIND_UINT;
 }
 
 static bool safe(loom_dtype from, loom_dtype to)
@@ -113,7 +121,7 @@ static operand operand_of(const loom_array *a)
 
 static bool is_weak_int(const operand *o)
 {
-    return o->weak && loom__is_int(o->dtype);
+    return o->weak && is_int(o->dtype);
 }
 
 /* Strong operands promote among themselves; weak ones only lift the result to their kind
@@ -217,7 +225,7 @@ static int no_loop(const char *fn, int nin, const operand *ops)
 static int check_weak_ints(const char *fn, int nin, const operand *ops, loom_dtype dt)
 {
     for (int i = 0; i < nin; i++) {
-        if (is_weak_int(&ops[i]) && loom__is_int(dt) && !int_fits(ops[i].ival, dt)) {
+        if (is_weak_int(&ops[i]) && is_int(dt) && !int_fits(ops[i].ival, dt)) {
             loom__error(LOOM_ERR_INVALID, fn, "Python integer %lld out of bounds for %s",
                         (long long)ops[i].ival, loom_dtype_name(dt));
             return -1;
@@ -244,26 +252,30 @@ static bool weak_by_kind(int nin, const operand *ops)
     return strong >= 0 && strong >= weak;
 }
 
-static bool casts_to(const operand *o, loom_dtype to, bool by_kind)
+#define INTS (M(INT8) | M(INT16) | M(INT32) | M(INT64) | M(UINT8) | M(UINT16) | M(UINT32) | M(UINT64))
+#define FLOATS (M(FLOAT16) | M(BFLOAT16) | M(FLOAT32) | M(FLOAT64))
+#define COMPLEXES (M(COMPLEX64) | M(COMPLEX128))
+
+/* The loop dtypes an operand may be cast to in the search. */
+static unsigned accepts(const operand *o, bool by_kind)
 {
-    if (!o->weak || !by_kind || loom__is_bool(to))
-        return safe(o->dtype, to);
-    if (loom__is_int(to))
-        return kind(o->dtype) == KIND_INT;
-    return loom__is_complex(to) || kind(o->dtype) != KIND_COMPLEX;
+    if (!o->weak || !by_kind)
+        return safe_to[o->dtype];
+    static const unsigned by[] = {[KIND_INT] = INTS | FLOATS | COMPLEXES,
+                                  [KIND_FLOAT] = FLOATS | COMPLEXES, [KIND_COMPLEX] = COMPLEXES};
+    return by[kind(o->dtype)];
 }
 
 /* NumPy's default loop search: the first loop that every input casts to safely. */
 static int find_loop(const loom__loop_list *list, int nin, const operand *ops)
 {
     bool by_kind = weak_by_kind(nin, ops);
-    for (int l = 0; l < list->n; l++) {
-        bool ok = true;
-        for (int i = 0; i < nin && ok; i++)
-            ok = casts_to(&ops[i], (loom_dtype)list->loops[l].in, by_kind);
-        if (ok)
+    unsigned common = ~0u;
+    for (int i = 0; i < nin; i++)
+        common &= accepts(&ops[i], by_kind);
+    for (int l = 0; l < list->n; l++)
+        if (common >> list->loops[l].in & 1u)
             return l;
-    }
     return -1;
 }
 
@@ -279,21 +291,21 @@ static int resolve_ufunc(const char *fn, loom_op op, int nin, const operand *ops
                          loom_dtype *loop_dtype, loom_dtype *out_dtype)
 {
     const loom__loop_list *list = &ufunc_loops[op];
-    loom_dtype p = promote_operands(ops, nin);
-    if (p == LOOM_BOOL && op == LOOM_OP_NEGATIVE) {
+    bool all_bool = true, all_int = true, mixed = false;
+    for (int i = 0; i < nin; i++) {
+        all_bool = all_bool && !ops[i].weak && ops[i].dtype == LOOM_BOOL;
+        all_int = all_int && kind(ops[i].dtype) <= KIND_INT;
+        mixed = mixed || ops[i].weak || ops[i].dtype != ops[0].dtype;
+    }
+    if (all_bool && op == LOOM_OP_NEGATIVE) {
         loom__error(LOOM_ERR_INVALID, fn, "the boolean negative is not supported, use "
                     "loom_logical_not or loom_invert instead");
         return -1;
     }
-    if (p == LOOM_BOOL && op == LOOM_OP_SUBTRACT) {
+    if (all_bool && op == LOOM_OP_SUBTRACT) {
         loom__error(LOOM_ERR_INVALID, fn, "the boolean subtract is not supported, use "
                     "loom_logical_xor or loom_bitwise_xor instead");
         return -1;
-    }
-    bool mixed = false, all_int = true;
-    for (int i = 0; i < nin; i++) {
-        mixed = mixed || ops[i].weak || ops[i].dtype != ops[0].dtype;
-        all_int = all_int && kind(ops[i].dtype) <= KIND_INT;
     }
     int l;
     if (is_logical(op) && mixed)
@@ -301,7 +313,8 @@ static int resolve_ufunc(const char *fn, loom_op op, int nin, const operand *ops
     else if (op == LOOM_OP_TRUE_DIVIDE && all_int)
         l = loop_for(list, LOOM_FLOAT64); /* NumPy's true division: integers in float64 */
     else if (op == LOOM_OP_POSITIVE || op == LOOM_OP_SIGN)
-        l = loop_for(list, p); /* NumPy's uniform resolver: bool has no loop of its own */
+        l = loop_for(list, promote_operands(ops, nin)); /* NumPy's uniform resolver: bool,
+                                                           which has no loop, fails */
     else
         l = find_loop(list, nin, ops);
     if (l >= 0 && is_comparison(op)) {
@@ -383,6 +396,12 @@ int loom__resolve_ufunc(const char *fn, loom_op op, int nin, loom_array *const *
                         loom_dtype *loop_dtype, loom_dtype *out_dtype)
 {
     operand ops[LOOM_MAX_INPUTS];
+    bool clip = op == LOOM_OP_MAXIMUM && nin == 3;
+    if (op < 0 || op >= LOOM_OP_COUNT || loom__ops[op].kind != LOOM_OPK_EW ||
+        (nin != loom__ops[op].arity && !clip)) {
+        loom__error(LOOM_ERR_INVALID, fn, "%d inputs to op %d", nin, (int)op);
+        return -1;
+    }
     for (int i = 0; i < nin; i++)
         ops[i] = operand_of(in[i]);
     return resolve(fn, op, nin, ops, loop_dtype, out_dtype);
