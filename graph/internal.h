@@ -21,7 +21,10 @@ typedef enum loom_opkind {
     LOOM_OPK_LEAF, /* holds data: host copy, scalar value or device buffer */
     LOOM_OPK_GEN,  /* a function of the flat index: fused into consumers, no memory traffic */
     LOOM_OPK_VIEW, /* a strided index map over its one input */
-    LOOM_OPK_EW    /* elementwise over its inputs (broadcast views already applied) */
+    /* Elementwise over its inputs. Invariant (the fuser relies on it): every input has
+     * exactly the node's shape; an input that broadcast is a VIEW (loom__broadcast_to), so
+     * the node itself is a pure function of one flat index. Inputs are cast to cdtype. */
+    LOOM_OPK_EW
 } loom_opkind;
 
 typedef struct loom_opinfo {
@@ -142,7 +145,9 @@ bool loom__is_complex(loom_dtype dt);
  * ufunc's loops that the inputs cast to safely is chosen. Writes the dtype the loop computes
  * in (*loop_dtype; every input is cast to it, except where's condition) and the output dtype.
  * Returns 0, or -1 with "fn: ..." recorded (e.g. bitwise ops on floats, a weak int out of
- * range of the other operand's dtype). */
+ * range of the other operand's dtype). docs/dtypes.md has the rules in full. For CAST,
+ * *out_dtype holds the target on entry. nin may exceed the op's arity: MAXIMUM with 3 inputs
+ * is NumPy's clip, whose loops are maximum's. */
 int loom__resolve_ufunc(const char *fn, loom_op op, int nin, loom_array *const *in,
                         loom_dtype *loop_dtype, loom_dtype *out_dtype);
 
