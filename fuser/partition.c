@@ -79,6 +79,7 @@ static void decide(loom_walk *w, const loom_fuse_options *o)
             v->materialize = true;
         else if (kind == LOOM_OPK_EW && v->depth >= o->chain_depth)
             v->materialize = true; /* equal chunks of a long chain share one compiled kernel */
+        v->kernel_ops = v->ops;
         if (v->materialize)
             v->ops = v->reads = v->depth = 0;
     }
@@ -200,8 +201,11 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
             v->buffer = add_buffer(p, v->node, v->requested ? LOOM_BUF_OUTPUT : LOOM_BUF_TEMP);
     }
 
-    /* Groups: a root joins the latest kernel when it has the same shape and reads none of that
-     * kernel's values through a view; roots come in topological order, so kernels do too. */
+    /* Groups: a requested root joins the latest kernel when it has the same shape, reads none of
+     * that kernel's values through a view and fits its op budget; roots come in topological
+     * order, so kernels do too. Values materialised for any other reason (a view, a cut chain,
+     * a budget) start their own kernel: joining would undo the cut. */
+    int group_ops = 0;
     for (int i = 0; i < w.n; i++) {
         loom_walk_node *v = &w.v[i];
         if (!v->materialize || loom__is_input(v->node))
@@ -209,7 +213,8 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
         if (v->node->op == LOOM_OP_EMPTY)
             continue; /* allocated, never written */
         int g = ngroups - 1;
-        bool join = opts->fuse && g >= 0;
+        bool join = opts->fuse && g >= 0 && v->requested &&
+                    group_ops + v->kernel_ops <= opts->max_ops;
         if (join) {
             loom_array *first = w.v[roots[group_start[g]]].node;
             join = first->ndim == v->node->ndim &&
@@ -219,7 +224,9 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
         if (!join) {
             g = ngroups++;
             group_start[g] = nroots;
+            group_ops = 0;
         }
+        group_ops += v->kernel_ops;
         v->group = g;
         group_of_root[nroots] = g;
         roots[nroots++] = i;

@@ -14,6 +14,7 @@ typedef struct loom_walk_node {
     bool materialize; /* a kernel writes it to memory */
     int ops, reads;   /* cost of computing it inline: ops, buffers read (upper bounds) */
     int depth;        /* inlined elementwise ops since the last materialised value */
+    int kernel_ops;   /* ops its kernel computes for it, when materialised */
     int group;        /* kernel computing it, for materialised nodes */
     int buffer;       /* plan buffer holding it, or -1 */
 } loom_walk_node;
