@@ -140,14 +140,13 @@ bool loom__is_signed(loom_dtype dt);   /* signed integer */
 bool loom__is_unsigned(loom_dtype dt); /* unsigned integer */
 bool loom__is_float(loom_dtype dt);    /* float16, bfloat16, float32, float64 */
 bool loom__is_complex(loom_dtype dt);
-/* Resolves the output dtype of elementwise op for its (already broadcast) inputs following
- * NumPy 2: weak scalars first promote with the strong inputs (NEP 50), then the first of the
- * ufunc's loops that the inputs cast to safely is chosen. Writes the dtype the loop computes
- * in (*loop_dtype; every input is cast to it, except where's condition) and the output dtype.
- * Returns 0, or -1 with "fn: ..." recorded (e.g. bitwise ops on floats, a weak int out of
- * range of the other operand's dtype). docs/dtypes.md has the rules in full. For CAST,
- * *out_dtype holds the target on entry. nin may exceed the op's arity: MAXIMUM with 3 inputs
- * is NumPy's clip, whose loops are maximum's. */
+/* Resolves the output dtype of elementwise op for its inputs following NumPy 2: the first of
+ * the ufunc's loops that every input casts to safely is chosen, weak scalars casting as NEP 50
+ * says. Writes the dtype the loop computes in (*loop_dtype; every input is cast to it, except
+ * where's condition) and the output dtype. Returns 0, or -1 with "fn: ..." recorded (e.g.
+ * bitwise ops on floats, a weak int out of range of the other operand's dtype).
+ * docs/dtypes.md has the rules in full. For CAST, *out_dtype holds the target on entry. nin
+ * may exceed the op's arity: MAXIMUM with 3 inputs is NumPy's clip, whose loops are maximum's. */
 int loom__resolve_ufunc(const char *fn, loom_op op, int nin, loom_array *const *in,
                         loom_dtype *loop_dtype, loom_dtype *out_dtype);
 

@@ -180,18 +180,28 @@ loom_dtype loom_result_type_arrays(loom_array *const *arrays, int n)
 
 /* ---- ufunc loops ---- */
 
+void loom__int_range(loom_dtype dt, int64_t *min, uint64_t *max)
+{
+    static const struct {
+        int64_t min;
+        uint64_t max;
+    } ranges[LOOM_NUM_DTYPES] = {
+        [LOOM_BOOL] = {0, 1},
+        [LOOM_INT8] = {INT8_MIN, INT8_MAX},    [LOOM_INT16] = {INT16_MIN, INT16_MAX},
+        [LOOM_INT32] = {INT32_MIN, INT32_MAX}, [LOOM_INT64] = {INT64_MIN, INT64_MAX},
+        [LOOM_UINT8] = {0, UINT8_MAX},         [LOOM_UINT16] = {0, UINT16_MAX},
+        [LOOM_UINT32] = {0, UINT32_MAX},       [LOOM_UINT64] = {0, UINT64_MAX},
+    };
+    *min = ranges[dt].min;
+    *max = ranges[dt].max;
+}
+
 static bool int_fits(int64_t v, loom_dtype dt)
 {
-    switch (dt) {
-    case LOOM_INT8: return v >= INT8_MIN && v <= INT8_MAX;
-    case LOOM_INT16: return v >= INT16_MIN && v <= INT16_MAX;
-    case LOOM_INT32: return v >= INT32_MIN && v <= INT32_MAX;
-    case LOOM_UINT8: return v >= 0 && v <= UINT8_MAX;
-    case LOOM_UINT16: return v >= 0 && v <= UINT16_MAX;
-    case LOOM_UINT32: return v >= 0 && v <= UINT32_MAX;
-    case LOOM_UINT64: return v >= 0;
-    default: return true;
-    }
+    int64_t min;
+    uint64_t max;
+    loom__int_range(dt, &min, &max);
+    return v >= min && (v < 0 || (uint64_t)v <= max);
 }
 
 static bool is_comparison(loom_op op)
@@ -321,10 +331,11 @@ static int resolve_ufunc(const char *fn, loom_op op, int nin, const operand *ops
         /* NumPy compares an out-of-range Python int exactly (uint8 < 300 is all true) instead
          * of raising: search again with it read as a strong int64. */
         operand strong[LOOM_MAX_INPUTS];
+        loom_dtype first = (loom_dtype)list->loops[l].in;
         bool again = false;
         for (int i = 0; i < nin; i++) {
             strong[i] = ops[i];
-            if (is_weak_int(&ops[i]) && !int_fits(ops[i].ival, (loom_dtype)list->loops[l].in)) {
+            if (is_weak_int(&ops[i]) && is_int(first) && !int_fits(ops[i].ival, first)) {
                 strong[i].weak = false;
                 again = true;
             }

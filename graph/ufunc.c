@@ -202,31 +202,15 @@ static bool is_weak_int(const loom_array *a)
     return a && a->weak && loom__is_int((loom_dtype)a->dtype);
 }
 
-/* v <= np.iinfo(dt).min for an integer dtype. */
-static bool at_or_below_min(int64_t v, loom_dtype dt)
+/* Whether a Python-int bound lies at or beyond integer dtype dt's whole range. */
+static bool bounds_nothing(const loom_array *bound, loom_dtype dt, bool upper)
 {
-    switch (dt) {
-    case LOOM_INT8: return v <= INT8_MIN;
-    case LOOM_INT16: return v <= INT16_MIN;
-    case LOOM_INT32: return v <= INT32_MIN;
-    case LOOM_INT64: return v == INT64_MIN;
-    default: return v <= 0;
-    }
-}
-
-/* v >= np.iinfo(dt).max for an integer dtype (never for uint64: v is an int64). */
-static bool at_or_above_max(int64_t v, loom_dtype dt)
-{
-    switch (dt) {
-    case LOOM_INT8: return v >= INT8_MAX;
-    case LOOM_INT16: return v >= INT16_MAX;
-    case LOOM_INT32: return v >= INT32_MAX;
-    case LOOM_INT64: return v == INT64_MAX;
-    case LOOM_UINT8: return v >= UINT8_MAX;
-    case LOOM_UINT16: return v >= UINT16_MAX;
-    case LOOM_UINT32: return v >= UINT32_MAX;
-    default: return false;
-    }
+    if (!is_weak_int(bound))
+        return false;
+    int64_t v = bound->param.i[0], min;
+    uint64_t max;
+    loom__int_range(dt, &min, &max);
+    return upper ? v >= 0 && (uint64_t)v >= max : v <= min;
 }
 
 /* np.clip: minimum(maximum(a, lo), hi) in the dtype NumPy's clip computes in, a read as an
@@ -243,9 +227,9 @@ loom_array *loom_clip(loom_array *a, loom_array *lo, loom_array *hi)
     }
     loom_dtype dt = (loom_dtype)a->dtype;
     if (loom__is_int(dt)) {
-        if (is_weak_int(lo) && at_or_below_min(lo->param.i[0], dt))
+        if (bounds_nothing(lo, dt, false))
             lo = NULL;
-        if (is_weak_int(hi) && at_or_above_max(hi->param.i[0], dt))
+        if (bounds_nothing(hi, dt, true))
             hi = NULL;
     }
     loom_scope_begin();

@@ -15,4 +15,7 @@ loom_array *loom__ew(const char *fn, loom_op op, int nin, loom_array *const *in,
 /* Records a CAST of a to dtype (np.ndarray.astype, casting="unsafe"), as loom__ew does. */
 loom_array *loom__cast(const char *fn, loom_array *a, loom_dtype dtype);
 
+/* np.iinfo(dt).min and .max for an integer or bool dtype (graph/promote.c). */
+void loom__int_range(loom_dtype dt, int64_t *min, uint64_t *max);
+
 #endif

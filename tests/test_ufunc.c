@@ -266,7 +266,7 @@ static void test_weak_ints(void)
     /* Logical ops read mixed inputs as bool, so no value ever overflows. */
     loom_array *land = loom_logical_and(u8, loom_scalar_int(300));
     CHECK(land && land->cdtype == LOOM_BOOL);
-    /* where refuses what NumPy would wrap with a warning. */
+    /* where refuses what NumPy silently wraps (Loom's rule, docs/dtypes.md). */
     CHECK_FAILS(loom_where(oracle_array(LOOM_BOOL, 0, NULL), u8, loom_scalar_int(300)),
                 "loom_where", "Python integer 300 out of bounds for uint8");
     loom_scope_end();
@@ -342,6 +342,13 @@ static void test_round_clip_where(void)
     CHECK(c == u8);
     c = loom_clip(u8, loom_scalar_int(3), loom_scalar_int(300));
     CHECK(c && c->op == LOOM_OP_MAXIMUM && c->inputs[0] == u8 && c->dtype == LOOM_UINT8);
+    loom_array *i8 = oracle_array(LOOM_INT8, 1, (int64_t[]){5});
+    CHECK(loom_clip(i8, loom_scalar_int(-128), loom_scalar_int(127)) == i8);
+    c = loom_clip(i8, loom_scalar_int(-127), loom_scalar_int(126));
+    CHECK(c && c->op == LOOM_OP_MINIMUM && c->inputs[0]->op == LOOM_OP_MAXIMUM);
+    loom_array *u64 = oracle_array(LOOM_UINT64, 1, (int64_t[]){5});
+    c = loom_clip(u64, loom_scalar_int(0), loom_scalar_int(INT64_MAX));
+    CHECK(c && c->op == LOOM_OP_MINIMUM && c->inputs[0] == u64 && c->dtype == LOOM_UINT64);
     CHECK_FAILS(loom_clip(u8, loom_scalar_int(300), loom_scalar_int(400)), "loom_clip",
                 "Python integer 300 out of bounds for uint8");
     /* The dtype is result_type(a, lo, hi): a is cast first, so a weak bound never meets a
@@ -388,8 +395,14 @@ static void test_ownership(void)
     loom_array *c = loom_clip(a, b, hi);
     CHECK(c && atomic_load(&c->refcount) == 1 && c->dtype == LOOM_FLOAT64);
     CHECK_EQ_INT(atomic_load(&hi->refcount), 2); /* ours + its broadcast view's */
-    loom_array *failed = loom_add_scalar(loom_bitwise_and(a, a), 1.0);
-    CHECK(failed == NULL);
+    /* Failures after the scalar and views exist must release them too (LeakSanitizer). */
+    CHECK(loom_bitwise_and_scalar(a, 1.0) == NULL);
+    CHECK(loom_bitwise_or(a, b) == NULL);
+    loom_array *elsewhere = oracle_array(LOOM_FLOAT64, 1, (int64_t[]){4});
+    elsewhere->device = 1;
+    CHECK(loom_clip(a, elsewhere, NULL) == NULL); /* fails after casting a to float64 */
+    loom_release(elsewhere);
+    CHECK(loom_add_scalar(loom_bitwise_and(a, a), 1.0) == NULL);
     loom_release(r);
     loom_release(a);
     loom_release(b);
