@@ -206,6 +206,7 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
      * order, so kernels do too. Values materialised for any other reason (a view, a cut chain,
      * a budget) start their own kernel: joining would undo the cut. */
     int group_ops = 0;
+    bool group_requested = false; /* every root of the latest kernel was asked for */
     for (int i = 0; i < w.n; i++) {
         loom_walk_node *v = &w.v[i];
         if (!v->materialize || loom__is_input(v->node))
@@ -213,7 +214,7 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
         if (v->node->op == LOOM_OP_EMPTY)
             continue; /* allocated, never written */
         int g = ngroups - 1;
-        bool join = opts->fuse && g >= 0 && v->requested &&
+        bool join = opts->fuse && g >= 0 && v->requested && group_requested &&
                     group_ops + v->kernel_ops <= opts->max_ops;
         if (join) {
             loom_array *first = w.v[roots[group_start[g]]].node;
@@ -225,8 +226,10 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
             g = ngroups++;
             group_start[g] = nroots;
             group_ops = 0;
+            group_requested = true;
         }
         group_ops += v->kernel_ops;
+        group_requested = group_requested && v->requested;
         v->group = g;
         group_of_root[nroots] = g;
         roots[nroots++] = i;
