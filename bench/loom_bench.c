@@ -1,0 +1,195 @@
+/* Loom's side of the BENCH.md workloads, timed like shared/peers/peer_bench.py: the whole call
+ * (graph building, planning, launch) plus a synchronize, median of 20 runs after 3 warm-ups.
+ * Prints one line per workload in peer_bench's format; bench/compare.py builds the table.
+ *   loom_bench [workload ...]      (chain scale small64 ones2GB compile disk_load)
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "exec/exec.h"
+#include "fuser/plan.h"
+#include "loom.h"
+
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define N_BIG (1 << 26)
+#define REPS 20
+#define WARM 3
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void report(const char *name, double *t, int n, double bytes)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    double med = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+    printf("%-14s %-14s median_ms=%10.4f min_ms=%10.4f eff_GBps=%8.1f\n", "loom", name, med, t[0],
+           bytes > 0 ? bytes / (med * 1e-3) / 1e9 : 0.0 / 0.0);
+    fflush(stdout);
+}
+
+static int failed(const char *what)
+{
+    printf("%-14s %-14s FAILED %s\n", "loom", what, loom_last_error() ? loom_last_error() : "?");
+    return 1;
+}
+
+/* Times build(x) + eval + synchronize. */
+static int time_workload(const char *name, loom_array *(*build)(loom_array *), loom_array *x,
+                         double bytes)
+{
+    double t[REPS];
+    for (int r = 0; r < WARM + REPS; r++) {
+        double t0 = now_ms();
+        loom_scope_begin();
+        loom_array *y = build(x);
+        int rc = loom_eval(y);
+        loom_scope_end();
+        if (rc || loom_stream_synchronize(NULL))
+            return failed(name);
+        if (r >= WARM)
+            t[r - WARM] = now_ms() - t0;
+    }
+    report(name, t, REPS, bytes);
+    return 0;
+}
+
+static loom_array *chain(loom_array *x)
+{
+    return loom_subtract(
+        loom_add(loom_mul_scalar(loom_sin(x), 2.0), loom_power(loom_cos(x), loom_scalar(2.0))),
+        loom_divide(loom_exp(loom_negative(x)), loom_add(loom_scalar(1.0), loom_multiply(x, x))));
+}
+
+static loom_array *scale(loom_array *x) { return loom_mul_scalar(x, 5.0); }
+
+static loom_array *small64(loom_array *x)
+{
+    for (int i = 0; i < 32; i++)
+        x = loom_add_scalar(loom_mul_scalar(x, 1.0001), 0.5);
+    return x;
+}
+
+static loom_array *ones2gb(loom_array *x)
+{
+    (void)x;
+    return loom_ones(3, (int64_t[]){1000, 500, 500}, LOOM_FLOAT64);
+}
+
+static loom_array *random_input(int64_t n)
+{
+    /* Device-generated, so the upload is not timed: frac(sin(i) * 43758.5453) in [0, 1). */
+    loom_array *i = loom_arange(0, (double)n, 1, LOOM_FLOAT32);
+    loom_array *s = loom_mul_scalar(loom_sin(i), 43758.5453);
+    loom_array *x = loom_subtract(s, loom_floor(s));
+    loom_eval(x);
+    loom_release(i);
+    loom_release(s);
+    return x;
+}
+
+/* First NVRTC compile of a fused kernel never seen before (empty disk cache). */
+static int bench_compile(void)
+{
+    char dir[] = "/tmp/loom_bench_cache_XXXXXX";
+    if (!mkdtemp(dir))
+        return failed("compile");
+    setenv("LOOM_CACHE_DIR", dir, 1);
+    loom_array *x = loom_zeros(1, (int64_t[]){1024}, LOOM_FLOAT32);
+    loom_array *y = chain(x);
+    loom_fuse_options o = loom__fuse_options_default();
+    loom_plan *p = loom__plan_build("bench", &y, 1, &o);
+    int nh;
+    const loom__header *h = loom__device_headers(&nh);
+    double t0 = now_ms();
+    const loom__kernel *k = p ? loom__kernel_compile("bench", p->kernels[0].name, p->kernels[0].source, h, nh, NULL, NULL) : NULL;
+    double ms = now_ms() - t0;
+    if (!k)
+        return failed("compile");
+    printf("%-14s %-14s median_ms=%10.4f min_ms=%10.4f eff_GBps=%8s\n", "loom", "compile", ms, ms, "nan");
+    /* A new process loads the same kernel from the disk cache. */
+    char *argv[] = {"loom_bench", "--disk-load", dir, NULL};
+    pid_t pid;
+    if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ) == 0)
+        waitpid(pid, NULL, 0);
+    loom__plan_free(p);
+    loom_release(y);
+    loom_release(x);
+    return 0;
+}
+
+static int disk_load_child(const char *dir)
+{
+    setenv("LOOM_CACHE_DIR", dir, 1);
+    loom_array *x = loom_zeros(1, (int64_t[]){1024}, LOOM_FLOAT32);
+    loom_array *y = chain(x);
+    loom_fuse_options o = loom__fuse_options_default();
+    loom_plan *p = loom__plan_build("bench", &y, 1, &o);
+    int nh, dev;
+    const loom__header *h = loom__device_headers(&nh);
+    loom__device_current("bench", &dev); /* device start-up is not part of the load */
+    double t0 = now_ms();
+    const loom__kernel *k = p ? loom__kernel_get("bench", p->kernels[0].name, p->kernels[0].source, h, nh, NULL) : NULL;
+    double ms = now_ms() - t0;
+    loom_stats st;
+    loom_stats_get(&st);
+    if (!k || st.disk_cache_hits != 1)
+        return failed("disk_load");
+    printf("%-14s %-14s median_ms=%10.4f min_ms=%10.4f eff_GBps=%8s\n", "loom", "disk_load", ms, ms, "nan");
+    loom__plan_free(p);
+    loom_release(y);
+    loom_release(x);
+    return 0;
+}
+
+static bool wanted(int argc, char **argv, const char *name)
+{
+    if (argc <= 1)
+        return true;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], name) == 0)
+            return true;
+    return false;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--disk-load") == 0)
+        return disk_load_child(argv[2]);
+    if (loom_device_count() <= 0) {
+        fprintf(stderr, "loom_bench: no CUDA device\n");
+        return 1;
+    }
+    int bad = 0;
+    loom_array *x = random_input(N_BIG);
+    if (wanted(argc, argv, "chain"))
+        bad |= time_workload("chain", chain, x, 8.0 * N_BIG);
+    if (wanted(argc, argv, "scale"))
+        bad |= time_workload("scale", scale, x, 8.0 * N_BIG);
+    loom_release(x);
+    if (wanted(argc, argv, "small64")) {
+        loom_array *s = random_input(1000);
+        bad |= time_workload("small64", small64, s, 0);
+        loom_release(s);
+    }
+    if (wanted(argc, argv, "ones2GB"))
+        bad |= time_workload("ones2GB", ones2gb, NULL, 8.0 * 1000 * 500 * 500);
+    if (wanted(argc, argv, "compile"))
+        bad |= bench_compile();
+    return bad;
+}
