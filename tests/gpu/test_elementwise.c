@@ -24,9 +24,9 @@ static float *random_floats(int64_t n, double lo, double hi)
 /* Fills the pool's free blocks with 0xFF so unwritten outputs show up as garbage. */
 static void poison(size_t bytes)
 {
-    loom_array *p = loom_full(1, (int64_t[]){(int64_t)bytes}, 255, LOOM_UINT8);
-    CHECK_EQ_INT(loom_eval(p), LOOM_OK);
-    loom_release(p);
+    loom_scope_begin();
+    CHECK_EQ_INT(loom_eval(loom_full(1, (int64_t[]){(int64_t)bytes}, 255, LOOM_UINT8)), LOOM_OK);
+    loom_scope_end();
 }
 
 static loom_array *chain(loom_array *x)
@@ -285,6 +285,7 @@ int main(void)
     const char *env = getenv("LOOM_TEST_SEED");
     seed = env ? (unsigned)atoi(env) : (unsigned)time(NULL);
     printf("seed %u (set LOOM_TEST_SEED to repeat)\n", seed);
+    setvbuf(stdout, NULL, _IONBF, 0);
     test_chain(1 << 20);
     test_chain(1001); /* vector tail */
     test_chain(3);
