@@ -1,8 +1,6 @@
 /* The executor: uploads host leaves, plans, allocates, compiles (through the caches) and
  * launches on the current stream; then hands each result its buffer. */
-#include "exec.h"
-#include "fuser/plan.h"
-#include "fuser/walk.h"
+#include "plancache.h"
 #include "kernels/loom_device_headers.h"
 
 #include <pthread.h>
@@ -13,32 +11,24 @@
  * serialised; graph building stays lock-free. */
 static pthread_mutex_t eval_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int upload_host_leaves(const char *fn, loom_array *const *arrays, int n, int device,
-                              loom_stream *s)
+static int upload_host_leaves(const char *fn, const loom_walk *w, int device, loom_stream *s)
 {
-    loom_walk w;
-    if (loom__walk_build(fn, &w, arrays, n))
-        return loom_last_error_code();
-    int rc = LOOM_OK;
-    for (int i = 0; i < w.n && rc == LOOM_OK; i++) {
-        loom_array *a = w.v[i].node;
+    for (int i = 0; i < w->n; i++) {
+        loom_array *a = w->v[i].node;
         if (a->op != LOOM_OP_HOST || a->buffer)
             continue;
         size_t bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
         loom_buffer *b = loom__buffer_alloc(fn, bytes, device, s);
-        if (!b) {
-            rc = loom_last_error_code();
-            break;
-        }
-        if (bytes)
-            rc = loom__copy_to_device(fn, b->ptr, a->host_data, bytes, s);
-        if (rc == LOOM_OK)
-            loom__node_set_buffer(a, b);
-        else
+        if (!b)
+            return loom_last_error_code();
+        int rc = bytes ? loom__copy_to_device(fn, b->ptr, a->host_data, bytes, s) : LOOM_OK;
+        if (rc) {
             loom__buffer_release(b);
+            return rc;
+        }
+        loom__node_set_buffer(a, b);
     }
-    loom__walk_free(&w);
-    return rc;
+    return LOOM_OK;
 }
 
 /* The embedded device headers in the form NVRTC takes them, built once. */
@@ -60,54 +50,6 @@ const loom__header *loom__device_headers(int *count)
     return device_headers;
 }
 
-static unsigned grid_for(const loom_kernel *k, const loom__device_props *props)
-{
-    int64_t blocks = (k->work + k->block - 1) / k->block;
-    int64_t cap = (int64_t)props->sm_count * (props->max_threads_per_sm / k->block) * 4;
-    if (blocks > cap)
-        blocks = cap;
-    return blocks < 1 ? 1u : (unsigned)blocks;
-}
-
-static int launch_plan(const char *fn, const loom_plan *p, void **addr, loom_stream *s,
-                       const loom__device_props *props)
-{
-    for (int ki = 0; ki < p->nkernels; ki++) {
-        const loom_kernel *k = &p->kernels[ki];
-        if (k->work == 0)
-            continue;
-        int nheaders;
-        const loom__header *headers = loom__device_headers(&nheaders);
-        const loom__kernel *compiled =
-            loom__kernel_get(fn, k->name, k->source, headers, nheaders, NULL);
-        if (!compiled)
-            return loom_last_error_code();
-        void *ptrs[k->nargs > 0 ? k->nargs : 1];
-        void *argv[k->nargs > 0 ? k->nargs : 1];
-        for (int i = 0; i < k->nargs; i++) {
-            const loom_karg *a = &k->args[i];
-            if (a->kind == LOOM_KARG_VALUE) {
-                argv[i] = (void *)a->value;
-                continue;
-            }
-            ptrs[i] = (char *)addr[a->buffer] + a->byte_offset;
-            if (a->align > 1 && (uintptr_t)ptrs[i] % (uintptr_t)a->align) {
-                loom__error(LOOM_ERR_INVALID, fn, "internal error: kernel %s argument %d is not %d-byte aligned",
-                            k->name, i, a->align);
-                return LOOM_ERR_INVALID;
-            }
-            argv[i] = &ptrs[i];
-        }
-        loom__dim3 grid = {grid_for(k, props), 1, 1}, block = {(unsigned)k->block, 1, 1};
-        LOOM__LOG("launch %s (%s) grid %u block %d work %lld", k->name, k->summary, grid.x,
-                  k->block, (long long)k->work);
-        int rc = loom__kernel_launch(fn, compiled, grid, block, 0, s, argv);
-        if (rc)
-            return rc;
-    }
-    return LOOM_OK;
-}
-
 static int eval_locked(const char *fn, loom_array *const *arrays, int n)
 {
     int device, rc = loom__device_current(fn, &device);
@@ -117,17 +59,24 @@ static int eval_locked(const char *fn, loom_array *const *arrays, int n)
     loom_stream *s = loom__stream_current(fn, device);
     if (!props || !s)
         return loom_last_error_code();
-    rc = upload_host_leaves(fn, arrays, n, device, s);
-    if (rc)
-        return rc;
-    loom_fuse_options opts = loom__fuse_options_default();
-    loom_plan *p = loom__plan_build(fn, arrays, n, &opts);
-    if (!p)
+    loom_walk w;
+    if (loom__walk_build(fn, &w, arrays, n))
         return loom_last_error_code();
-
-    loom_buffer **fresh = calloc((size_t)p->nbuffers + 1, sizeof *fresh);
-    void **addr = calloc((size_t)p->nbuffers + 1, sizeof *addr);
-    loom_buffer *arena = NULL;
+    loom_buffer **fresh = NULL, *arena = NULL;
+    void **addr = NULL;
+    const loom_plan *p = NULL;
+    rc = upload_host_leaves(fn, &w, device, s);
+    if (rc)
+        goto done;
+    loom_fuse_options opts = loom__fuse_options_default();
+    loom__cached_plan *e = loom__plan_cache_get(fn, &w, &opts, device);
+    if (!e) {
+        rc = loom_last_error_code();
+        goto done;
+    }
+    p = loom__cached_plan_plan(e);
+    fresh = calloc((size_t)p->nbuffers + 1, sizeof *fresh);
+    addr = calloc((size_t)p->nbuffers + 1, sizeof *addr);
     if (!fresh || !addr) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         rc = LOOM_ERR_OOM;
@@ -138,7 +87,7 @@ static int eval_locked(const char *fn, loom_array *const *arrays, int n)
         goto done;
     }
     for (int b = 0; b < p->nbuffers; b++) {
-        loom_plan_buffer *pb = &p->buffers[b];
+        const loom_plan_buffer *pb = &p->buffers[b];
         if (pb->role == LOOM_BUF_INPUT) {
             addr[b] = pb->node->buffer ? pb->node->buffer->ptr : NULL;
         } else if (pb->role == LOOM_BUF_TEMP) {
@@ -150,13 +99,11 @@ static int eval_locked(const char *fn, loom_array *const *arrays, int n)
             addr[b] = fresh[b]->ptr;
         }
     }
-    rc = launch_plan(fn, p, addr, s, props);
-    if (rc == LOOM_OK) {
-        for (int b = 0; b < p->nbuffers; b++) {
-            if (fresh[b]) {
-                loom__node_set_buffer(p->buffers[b].node, fresh[b]);
-                fresh[b] = NULL;
-            }
+    rc = loom__plan_cache_run(fn, e, addr, s, props);
+    for (int b = 0; rc == LOOM_OK && b < p->nbuffers; b++) {
+        if (fresh[b]) {
+            loom__node_set_buffer(p->buffers[b].node, fresh[b]);
+            fresh[b] = NULL;
         }
     }
 done:
@@ -166,7 +113,7 @@ done:
     loom__buffer_release(arena);
     free(fresh);
     free(addr);
-    loom__plan_free(p);
+    loom__walk_free(&w);
     return rc;
 }
 

@@ -95,13 +95,21 @@ static int arg_i64(ctx *c, int64_t v)
     return c->nargs - 1;
 }
 
-static int arg_f64(ctx *c, double v)
+/* A value read from a node (a scalar, a fill value, a generator parameter). */
+static int arg_src(ctx *c, const loom_array *node, loom_karg_src src)
 {
-    loom_karg *a = new_arg(c, "double");
+    loom_dtype dt = (loom_dtype)node->dtype;
+    const char *decl = "long long";
+    if (src == LOOM_SRC_VALUE)
+        decl = loom__is_complex(dt) ? "loom_c128" : loom__is_float(dt) ? "double" : "long long";
+    else if (src == LOOM_SRC_D0 || src == LOOM_SRC_D1 || src == LOOM_SRC_D2)
+        decl = "double";
+    loom_karg *a = new_arg(c, decl);
     if (a) {
         a->kind = LOOM_KARG_VALUE;
-        a->size = 8;
-        memcpy(a->value, &v, 8);
+        a->src = src;
+        a->src_node = loom__walk_at(c->w, node);
+        loom__karg_refill(a, node);
     }
     return c->nargs - 1;
 }
@@ -109,19 +117,7 @@ static int arg_f64(ctx *c, double v)
 /* A scalar or fill value as the widest type of its kind; the kernel casts it once. */
 static int arg_value(ctx *c, const loom_array *a)
 {
-    loom_dtype dt = (loom_dtype)a->dtype;
-    if (loom__is_complex(dt)) {
-        loom_karg *k = new_arg(c, "loom_c128");
-        if (k) {
-            k->kind = LOOM_KARG_VALUE;
-            k->size = 16;
-            memcpy(k->value, a->param.d, 16);
-        }
-        return c->nargs - 1;
-    }
-    if (loom__is_float(dt))
-        return arg_f64(c, a->param.d[0]);
-    return arg_i64(c, a->param.i[0]);
+    return arg_src(c, a, LOOM_SRC_VALUE);
 }
 
 /* ---- collecting what the kernel computes and reads ---- */
@@ -377,24 +373,24 @@ static int gen_params(ctx *c, const loom_array *g)
         return arg_value(c, g);
     case LOOM_OP_ARANGE:
         if (loom__is_int((loom_dtype)g->dtype) || g->dtype == LOOM_BOOL) {
-            int p = arg_i64(c, (int64_t)g->param.d[0]);
-            arg_i64(c, (int64_t)g->param.d[1]);
+            int p = arg_src(c, g, LOOM_SRC_D0_I64);
+            arg_src(c, g, LOOM_SRC_D1_I64);
             return p;
         } else {
-            int p = arg_f64(c, g->param.d[0]);
-            arg_f64(c, g->param.d[1]);
+            int p = arg_src(c, g, LOOM_SRC_D0);
+            arg_src(c, g, LOOM_SRC_D1);
             return p;
         }
     case LOOM_OP_LINSPACE: {
-        int p = arg_f64(c, g->param.d[0]);
-        arg_f64(c, g->param.d[1]);
-        arg_f64(c, g->param.d[2]);
+        int p = arg_src(c, g, LOOM_SRC_D0);
+        arg_src(c, g, LOOM_SRC_D1);
+        arg_src(c, g, LOOM_SRC_D2);
         arg_i64(c, g->param.i[1] && g->param.i[0] > 1 ? g->param.i[0] - 1 : -1);
         return p;
     }
     case LOOM_OP_EYE: {
             int p = arg_i64(c, g->ndim == 2 ? g->shape[1] : 1);
-        arg_i64(c, g->param.i[0]);
+        arg_src(c, g, LOOM_SRC_I0);
         return p;
     }
     default:

@@ -110,10 +110,11 @@ static bool reads_group_through_view(const loom_walk *w, int root, int g, int *s
     return hit;
 }
 
-static int add_buffer(loom_plan *p, loom_array *node, loom_buffer_role role)
+static int add_buffer(loom_plan *p, loom_array *node, int walk_index, loom_buffer_role role)
 {
     loom_plan_buffer *b = &p->buffers[p->nbuffers];
-    *b = (loom_plan_buffer){.node = node, .role = role, .producer = -1, .last_use = -1};
+    *b = (loom_plan_buffer){.node = node, .role = role, .producer = -1, .last_use = -1,
+                            .walk_index = walk_index};
     b->bytes = (size_t)node->size * loom_dtype_size((loom_dtype)node->dtype);
     return p->nbuffers++;
 }
@@ -173,6 +174,14 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
     loom_walk w;
     if (loom__walk_build(fn, &w, arrays, n))
         return NULL;
+    loom_plan *p = loom__plan_from_walk(fn, &w, opts);
+    loom__walk_free(&w);
+    return p;
+}
+
+loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_options *opts)
+{
+    loom_walk w = *wp;
     decide(&w, opts);
 
     loom_plan *p = calloc(1, sizeof *p);
@@ -183,7 +192,7 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
     if (p) {
         p->buffers = malloc((size_t)w.n * sizeof *p->buffers);
         p->kernels = calloc((size_t)w.n, sizeof *p->kernels);
-        p->outputs = malloc((size_t)(n ? n : 1) * sizeof *p->outputs);
+        p->outputs = malloc((size_t)(w.nroots ? w.nroots : 1) * sizeof *p->outputs);
     }
     if (!p || !roots || !group_of_root || !group_start || !stack || !p->buffers || !p->kernels ||
         !p->outputs) {
@@ -196,9 +205,9 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
     for (int i = 0; i < w.n; i++) {
         loom_walk_node *v = &w.v[i];
         if (loom__is_input(v->node))
-            v->buffer = add_buffer(p, v->node, LOOM_BUF_INPUT);
+            v->buffer = add_buffer(p, v->node, i, LOOM_BUF_INPUT);
         else if (v->materialize)
-            v->buffer = add_buffer(p, v->node, v->requested ? LOOM_BUF_OUTPUT : LOOM_BUF_TEMP);
+            v->buffer = add_buffer(p, v->node, i, v->requested ? LOOM_BUF_OUTPUT : LOOM_BUF_TEMP);
     }
 
     /* Groups: a requested root joins the latest kernel when it has the same shape, reads none of
@@ -266,21 +275,19 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
                                       group_start[g + 1] - group_start[g], k))
             goto fail;
     }
-    for (int r = 0; r < n; r++)
-        p->outputs[r] = w.v[loom__walk_at(&w, arrays[r])].buffer;
-    p->noutputs = n;
+    for (int r = 0; r < w.nroots; r++)
+        p->outputs[r] = w.v[loom__walk_at(&w, w.roots[r])].buffer;
+    p->noutputs = w.nroots;
     free(roots);
     free(group_of_root);
     free(group_start);
     free(stack);
-    loom__walk_free(&w);
     return p;
 fail:
     free(roots);
     free(group_of_root);
     free(group_start);
     free(stack);
-    loom__walk_free(&w);
     loom__plan_free(p);
     return NULL;
 }

@@ -25,6 +25,7 @@ typedef enum loom_buffer_role {
 
 typedef struct loom_plan_buffer {
     loom_array *node; /* borrowed: the plan's caller keeps the graph alive while it runs */
+    int walk_index;   /* position of node in the walk, for rebinding a cached plan */
     loom_buffer_role role;
     size_t bytes;
     size_t arena_offset; /* LOOM_BUF_TEMP only */
@@ -38,8 +39,24 @@ typedef enum loom_karg_kind {
     LOOM_KARG_VALUE /* a value of size bytes (sizes, strides, scalars) */
 } loom_karg_kind;
 
+/* Where a value argument comes from, so a cached plan can be rebound to a new graph of the
+ * same structure: sizes and strides are fixed by that structure; scalar values and generator
+ * parameters are read again from the nodes. */
+typedef enum loom_karg_src {
+    LOOM_SRC_FIXED = 0, /* set at planning time; the plan's key covers it */
+    LOOM_SRC_VALUE,     /* a scalar or fill value: long long, double or loom_c128 by dtype kind */
+    LOOM_SRC_D0,        /* param.d[k] as a double */
+    LOOM_SRC_D1,
+    LOOM_SRC_D2,
+    LOOM_SRC_D0_I64,    /* param.d[k] truncated to a long long */
+    LOOM_SRC_D1_I64,
+    LOOM_SRC_I0         /* param.i[0] as a long long */
+} loom_karg_src;
+
 typedef struct loom_karg {
     loom_karg_kind kind;
+    loom_karg_src src;
+    int src_node;       /* walk index of the node a non-fixed value is read from */
     int buffer;
     int size;        /* LOOM_KARG_VALUE: 4, 8 or 16 bytes */
     size_t byte_offset; /* LOOM_KARG_PTR: added to the buffer's address */
@@ -59,7 +76,8 @@ typedef struct loom_kernel {
     int64_t work;
     int block;
     int vec;           /* elements per thread per step */
-    /* The graph nodes computed in this kernel (for DOT clusters); borrowed. */
+    /* The graph nodes computed in this kernel (for DOT clusters); borrowed, and only valid for
+     * the graph the plan was built from (not after loom__plan_rebind). */
     int nnodes;
     loom_array **nodes;
 } loom_kernel;
@@ -91,5 +109,18 @@ loom_fuse_options loom__fuse_options_default(void);
 loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
                             const loom_fuse_options *opts);
 void loom__plan_free(loom_plan *plan);
+
+struct loom_walk;
+/* Plans an existing walk (loom__walk_build); the walk's decision fields are overwritten. */
+loom_plan *loom__plan_from_walk(const char *fn, struct loom_walk *w, const loom_fuse_options *opts);
+/* The bytes that determine a plan: everything loom__plan_from_walk reads except the values
+ * rebinding refreshes. Equal keys give equal plans. Returns 0, or -1 when memory runs out. */
+int loom__plan_key(const struct loom_walk *w, const loom_fuse_options *opts, char **key,
+                   size_t *len);
+/* Points a plan built for one graph at another graph with the same key: buffer nodes and the
+ * value arguments read from nodes (scalars, generator parameters). */
+void loom__plan_rebind(loom_plan *plan, const struct loom_walk *w);
+/* Writes a value argument from its node. */
+void loom__karg_refill(loom_karg *a, const loom_array *node);
 
 #endif /* LOOM_FUSER_PLAN_H */

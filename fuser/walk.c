@@ -86,6 +86,8 @@ int loom__walk_build(const char *fn, loom_walk *w, loom_array *const *arrays, in
     }
     for (int r = 0; r < n; r++)
         w->v[loom__walk_at(w, arrays[r])].requested = true;
+    w->roots = arrays;
+    w->nroots = n;
     return 0;
 oom:
     free(stack);

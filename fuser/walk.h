@@ -4,6 +4,7 @@
 #define LOOM_FUSER_WALK_H
 
 #include "plan.h"
+
 #include "ptrmap.h"
 
 typedef struct loom_walk_node {
@@ -19,11 +20,14 @@ typedef struct loom_walk_node {
     int buffer;       /* plan buffer holding it, or -1 */
 } loom_walk_node;
 
-typedef struct loom_walk {
+struct loom_walk {
     int n;
     loom_walk_node *v; /* topological order: inputs before consumers */
     loom_ptrmap index; /* node -> position in v */
-} loom_walk;
+    loom_array *const *roots; /* the requested arrays, in request order (borrowed) */
+    int nroots;
+};
+typedef struct loom_walk loom_walk;
 
 /* True for arrays whose value is already in memory (or on the host, to be uploaded). */
 bool loom__is_input(const loom_array *a);

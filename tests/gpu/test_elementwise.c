@@ -258,6 +258,43 @@ static void test_eval_many_and_reuse(void)
     loom_scope_end();
 }
 
+/* A repeated structure reuses its plan: new scalar values must be used, CUDA Graph replays
+ * (plans of several kernels) must match direct launches. */
+static void test_plan_cache_and_graphs(void)
+{
+    loom_scope_begin();
+    int64_t r = 33, c = 65;
+    float *mh = random_floats(r * c, -1, 1);
+    loom_array *m = loom_asarray(mh, LOOM_FLOAT32, 2, (int64_t[]){r, c});
+    float *out = malloc((size_t)(r * c) * 4);
+    for (int graphs = 1; graphs >= 0; graphs--) {
+        if (!graphs)
+            setenv("LOOM_GRAPHS", "0", 1);
+        for (int rep = 0; rep < 3; rep++) {
+            double s = 1.5 + rep;
+            loom_stats_reset();
+            /* (m * s).T + m.T: the product is read through a transpose, so two kernels */
+            loom_array *y = loom_add(loom_transpose(loom_mul_scalar(m, s), NULL), loom_transpose(m, NULL));
+            CHECK_EQ_INT(loom_get(y, out, (size_t)(r * c) * 4), LOOM_OK);
+            loom_stats st;
+            loom_stats_get(&st);
+            int bad = 0;
+            for (int64_t i = 0; i < c; i++)
+                for (int64_t j = 0; j < r; j++)
+                    bad += out[i * r + j] != (float)(mh[j * c + i] * (float)s) + mh[j * c + i];
+            CHECK_EQ_INT(bad, 0);
+            CHECK_EQ_INT(st.graph_launches, graphs ? 1 : 0);
+            CHECK_EQ_INT(st.kernels_launched, graphs ? 0 : 2);
+            if (rep > 0)
+                CHECK_EQ_INT(st.kernels_compiled + st.memory_cache_hits + st.disk_cache_hits, 0);
+        }
+    }
+    unsetenv("LOOM_GRAPHS");
+    free(mh);
+    free(out);
+    loom_scope_end();
+}
+
 static void test_huge(void)
 {
     /* > 2^31 elements: 64-bit indexing. 2 arrays of 2 GiB. */
@@ -293,6 +330,7 @@ int main(void)
     test_views_and_broadcasts();
     test_generators_and_dtypes();
     test_eval_many_and_reuse();
+    test_plan_cache_and_graphs();
     test_huge();
     if (loom_last_error())
         printf("last error: %s\n", loom_last_error());

@@ -1,0 +1,25 @@
+/* The plan cache: a graph whose structure was seen before reuses its plan, compiled kernels
+ * and CUDA Graph; only pointers and scalar values change. Used under the executor's lock. */
+#ifndef LOOM_EXEC_PLANCACHE_H
+#define LOOM_EXEC_PLANCACHE_H
+
+#include "exec.h"
+#include "fuser/plan.h"
+#include "fuser/walk.h"
+
+typedef struct loom__cached_plan loom__cached_plan;
+
+/* The plan for walk w on device: a cached one rebound to w, or a new one (planned, compiled
+ * and cached). NULL with the error recorded on failure. */
+loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom_fuse_options *o,
+                                        int device);
+const loom_plan *loom__cached_plan_plan(const loom__cached_plan *e);
+/* Launches the plan on s with buffer addresses addr (one per plan buffer): a CUDA Graph when
+ * it has several launches (captured once, then patched with the new arguments), direct launches
+ * otherwise or when LOOM_GRAPHS=0. */
+int loom__plan_cache_run(const char *fn, loom__cached_plan *e, void **addr, loom_stream *s,
+                         const loom__device_props *props);
+/* Drops every cached plan (and its CUDA Graph). */
+void loom__plan_cache_clear(void);
+
+#endif

@@ -1,0 +1,121 @@
+/* Plan reuse: the key that determines a plan, and rebinding a cached plan to a new graph. */
+#include "strbuf.h"
+#include "walk.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void loom__karg_refill(loom_karg *a, const loom_array *node)
+{
+    int64_t i;
+    double d;
+    loom_dtype dt = (loom_dtype)node->dtype;
+    switch (a->src) {
+    case LOOM_SRC_FIXED:
+        return;
+    case LOOM_SRC_VALUE:
+        if (loom__is_complex(dt)) {
+            memcpy(a->value, node->param.d, 16);
+            a->size = 16;
+            return;
+        }
+        if (loom__is_float(dt)) {
+            memcpy(a->value, &node->param.d[0], 8);
+        } else {
+            memcpy(a->value, &node->param.i[0], 8);
+        }
+        a->size = 8;
+        return;
+    case LOOM_SRC_D0:
+    case LOOM_SRC_D1:
+    case LOOM_SRC_D2:
+        d = node->param.d[a->src - LOOM_SRC_D0];
+        memcpy(a->value, &d, 8);
+        a->size = 8;
+        return;
+    case LOOM_SRC_D0_I64:
+    case LOOM_SRC_D1_I64:
+        i = (int64_t)node->param.d[a->src - LOOM_SRC_D0_I64];
+        memcpy(a->value, &i, 8);
+        a->size = 8;
+        return;
+    case LOOM_SRC_I0:
+        memcpy(a->value, &node->param.i[0], 8);
+        a->size = 8;
+        return;
+    }
+}
+
+void loom__plan_rebind(loom_plan *p, const loom_walk *w)
+{
+    for (int b = 0; b < p->nbuffers; b++)
+        p->buffers[b].node = w->v[p->buffers[b].walk_index].node;
+    for (int k = 0; k < p->nkernels; k++)
+        for (int i = 0; i < p->kernels[k].nargs; i++) {
+            loom_karg *a = &p->kernels[k].args[i];
+            if (a->kind == LOOM_KARG_VALUE && a->src != LOOM_SRC_FIXED)
+                loom__karg_refill(a, w->v[a->src_node].node);
+        }
+}
+
+static void put(loom_strbuf *sb, const void *p, size_t n)
+{
+    /* Binary-safe append through the formatted writer, one byte at a time in bulk. */
+    if (sb->failed)
+        return;
+    if (sb->len + n + 1 > sb->cap) {
+        size_t cap = sb->cap ? sb->cap : 256;
+        while (cap < sb->len + n + 1)
+            cap *= 2;
+        char *grown = realloc(sb->data, cap);
+        if (!grown) {
+            sb->failed = true;
+            return;
+        }
+        sb->data = grown;
+        sb->cap = cap;
+    }
+    memcpy(sb->data + sb->len, p, n);
+    sb->len += n;
+}
+
+int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, size_t *len)
+{
+    loom_strbuf sb = {0};
+    int32_t opts[4] = {o->fuse, o->max_ops, o->max_inputs, o->chain_depth};
+    put(&sb, opts, sizeof opts);
+    for (int i = 0; i < w->n; i++) {
+        const loom_walk_node *v = &w->v[i];
+        const loom_array *a = v->node;
+        bool input = loom__is_input(a);
+        struct {
+            uint16_t op;
+            int8_t dtype, cdtype;
+            uint8_t weak, requested, input, ninputs;
+            int32_t ndim;
+        } head = {a->op, a->dtype, a->cdtype, a->weak, v->requested, input,
+                  input ? 0 : a->ninputs, a->ndim};
+        put(&sb, &head, sizeof head);
+        put(&sb, a->shape, (size_t)a->ndim * sizeof *a->shape);
+        if (input) {
+            /* Vector loads depend on the address's alignment. */
+            uint8_t align = a->buffer ? (uint8_t)((uintptr_t)a->buffer->ptr % 256) : 0;
+            put(&sb, &align, 1);
+            continue;
+        }
+        for (int k = 0; k < a->ninputs; k++) {
+            int32_t at = loom__walk_at(w, a->inputs[k]);
+            put(&sb, &at, sizeof at);
+        }
+        if (a->op == LOOM_OP_VIEW) {
+            put(&sb, a->strides, (size_t)a->ndim * sizeof *a->strides);
+            put(&sb, &a->offset, sizeof a->offset);
+        }
+        if (a->op == LOOM_OP_ROUND || a->op == LOOM_OP_LINSPACE)
+            put(&sb, a->param.i, sizeof a->param.i);
+    }
+    *len = sb.len;
+    *key = loom__sb_take(&sb);
+    return *key ? 0 : -1;
+}
