@@ -156,7 +156,9 @@ static int run_graph(const char *fn, loom__cached_plan *e, void ***argvs, loom_s
         e->nodes = calloc((size_t)e->nlaunch, sizeof *e->nodes);
         if (!e->nodes)
             return LOOM_ERR_OOM;
-        if (cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+        cudaError_t begin = cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal);
+        if (begin != cudaSuccess) {
+            LOOM__LOG("no CUDA Graph for this plan: %s", cudaGetErrorString(begin));
             cudaGetLastError();
             e->graph_failed = true;
             return LOOM_ERR_UNSUPPORTED;
@@ -185,6 +187,8 @@ static int run_graph(const char *fn, loom__cached_plan *e, void ***argvs, loom_s
         if (graph)
             cudaGraphDestroy(graph);
         if (err != cudaSuccess || n != e->nlaunch || !e->exec) {
+            LOOM__LOG("no CUDA Graph for this plan: %s (%d of %d kernels captured)",
+                      cudaGetErrorString(err), n, e->nlaunch);
             cudaGetLastError();
             e->graph_failed = true;
             return LOOM_ERR_UNSUPPORTED;

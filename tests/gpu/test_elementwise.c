@@ -236,8 +236,7 @@ static void test_eval_many_and_reuse(void)
     loom_stats_reset();
     CHECK_EQ_INT(loom_eval(loom_cos(loom_sin(x))), LOOM_OK);
     loom_stats_get(&st);
-    CHECK_EQ_INT(st.kernels_compiled, 0);
-    CHECK(st.memory_cache_hits >= 1);
+    CHECK_EQ_INT(st.kernels_compiled, 0); /* the plan cache skips even the kernel cache */
 
     /* .npy round trip */
     char path[] = "/tmp/loom_test_npy_XXXXXX";
