@@ -173,8 +173,9 @@ static int run_graph(const char *fn, loom__cached_plan *e, void ***argvs, loom_s
             err = cudaLaunchKernel((const void *)e->compiled[k]->handle, g, b, argvs[k], 0, st);
             const cudaGraphNode_t *deps = NULL;
             size_t ndeps = 0;
+            enum cudaStreamCaptureStatus status;
             if (err == cudaSuccess)
-                err = cudaStreamGetCaptureInfo(st, NULL, NULL, NULL, &deps, NULL, &ndeps);
+                err = cudaStreamGetCaptureInfo(st, &status, NULL, NULL, &deps, NULL, &ndeps);
             if (err == cudaSuccess && ndeps == 1)
                 e->nodes[n++] = deps[0];
         }
