@@ -42,6 +42,9 @@ template <> struct loom__lim<double> {
     static const int mant_dig = 53;
 };
 
+template <class R> LOOM__D R loom__nan() { return loom__lim<R>::inf() - loom__lim<R>::inf(); }
+template <class R> LOOM__D R loom__pi() { return R(3.141592653589793238462643383279502884); }
+
 /* ---- arithmetic (NumPy's loops) ---- */
 
 template <class C> LOOM__D C loom__cadd(C a, C b) {
@@ -90,7 +93,7 @@ template <class C> LOOM__D LOOM__R loom__carg(C z) { return loom__atan2(z.im, z.
 template <class C> LOOM__D C loom__csign(C z) {
     typedef LOOM__R R;
     const R a = loom__hypot(z.re, z.im);
-    const R nan = loom__lim<R>::inf() - loom__lim<R>::inf();
+    const R nan = loom__nan<R>();
     if (loom__isnan(a))
         return loom__c<C>(nan, nan);
     if (loom__isinf(a)) {
@@ -227,7 +230,7 @@ template <class C> LOOM__D C loom__csinh(C z) {
     const R x = z.re, y = z.im;
     if (y == R(0))
         return loom__c<C>(loom__sinh(x), y);
-    if (loom__isinf(x) && !loom__isfinite(y))
+    if ((x == R(0) || loom__isinf(x)) && !loom__isfinite(y))
         return loom__c<C>(x, y - y);
     if (loom__fabs(x) > loom__lim<R>::exp_max()) {
         const R h = loom__exp(loom__fabs(x) * R(0.5));
@@ -244,6 +247,8 @@ template <class C> LOOM__D C loom__ccosh(C z) {
         const R s = loom__isfinite(x) ? loom__sinh(x) : loom__copysign(R(0), x);
         return loom__c<C>(loom__cosh(x), s * y);
     }
+    if (x == R(0) && !loom__isfinite(y))
+        return loom__c<C>(y - y, R(0));
     if (loom__isinf(x) && !loom__isfinite(y))
         return loom__c<C>(loom__fabs(x), y - y);
     if (loom__fabs(x) > loom__lim<R>::exp_max()) {
@@ -287,9 +292,20 @@ template <class C> LOOM__D C loom__ccos(C z) { return loom__ccosh(loom__mul_i(z)
 template <class C> LOOM__D C loom__ctan(C z) { return loom__mul_neg_i(loom__ctanh(loom__mul_i(z))); }
 
 /* Kahan's inverse functions ("Branch cuts for complex elementary functions", 1987): built from
- * square roots of 1 +- z, so they keep the branch cuts' signed zeros and never square z. */
+ * square roots of 1 +- z, so they keep the branch cuts' signed zeros and never square z.
+ * Infinite and NaN parts take C99 Annex G's values first. */
+
 template <class C> LOOM__D C loom__casinh(C z) {
     typedef LOOM__R R;
+    const R x = z.re, y = z.im;
+    if (!loom__isfinite(x) || !loom__isfinite(y)) {
+        if (!loom__isinf(x) && !loom__isinf(y))
+            return loom__c<C>(loom__nan<R>(), y == R(0) ? y : loom__nan<R>());
+        R im = loom__isinf(y) ? loom__pi<R>() / (loom__isinf(x) ? 4 : 2) : R(0);
+        if (loom__isnan(x) || loom__isnan(y))
+            im = loom__nan<R>();
+        return loom__c<C>(loom__copysign(loom__lim<R>::inf(), x), loom__copysign(im, y));
+    }
     const C s1 = loom__csqrt(loom__c<C>(R(1) + z.im, -z.re));
     const C s2 = loom__csqrt(loom__c<C>(R(1) - z.im, z.re));
     return loom__c<C>(loom__asinh(s1.re * s2.im - s2.re * s1.im),
@@ -299,6 +315,18 @@ template <class C> LOOM__D C loom__casin(C z) { return loom__mul_neg_i(loom__cas
 
 template <class C> LOOM__D C loom__cacos(C z) {
     typedef LOOM__R R;
+    const R x = z.re, y = z.im;
+    if (!loom__isfinite(x) || !loom__isfinite(y)) {
+        if (!loom__isinf(x) && !loom__isinf(y))
+            return loom__c<C>(x == R(0) ? loom__pi<R>() / 2 : loom__nan<R>(), loom__nan<R>());
+        R re = loom__pi<R>() / 2;
+        if (loom__isnan(x) || loom__isnan(y))
+            re = loom__nan<R>();
+        else if (loom__isinf(x))
+            re = loom__isinf(y) ? loom__pi<R>() * (x > 0 ? R(0.25) : R(0.75))
+                                : (x > 0 ? R(0) : loom__pi<R>());
+        return loom__c<C>(re, -loom__copysign(loom__lim<R>::inf(), y));
+    }
     const C s1 = loom__csqrt(loom__c<C>(R(1) - z.re, -z.im));
     const C s2 = loom__csqrt(loom__c<C>(R(1) + z.re, z.im));
     return loom__c<C>(R(2) * loom__atan2(s1.re, s2.re),
@@ -307,18 +335,36 @@ template <class C> LOOM__D C loom__cacos(C z) {
 
 template <class C> LOOM__D C loom__cacosh(C z) {
     typedef LOOM__R R;
+    const R x = z.re, y = z.im;
+    if (!loom__isfinite(x) || !loom__isfinite(y)) {
+        if (!loom__isinf(x) && !loom__isinf(y))
+            return loom__c<C>(loom__nan<R>(),
+                              x == R(0) ? loom__copysign(loom__pi<R>() / 2, y) : loom__nan<R>());
+        R im = loom__pi<R>() / 2;
+        if (loom__isnan(x) || loom__isnan(y))
+            im = loom__nan<R>();
+        else if (loom__isinf(x))
+            im = loom__isinf(y) ? loom__pi<R>() * (x > 0 ? R(0.25) : R(0.75))
+                                : (x > 0 ? R(0) : loom__pi<R>());
+        return loom__c<C>(loom__lim<R>::inf(), loom__copysign(im, y));
+    }
     const C s1 = loom__csqrt(loom__c<C>(z.re - R(1), z.im));
     const C s2 = loom__csqrt(loom__c<C>(z.re + R(1), z.im));
     return loom__c<C>(loom__asinh(s1.re * s2.re + s1.im * s2.im),
                       R(2) * loom__atan2(s1.im, s2.re));
 }
 
-template <class C> LOOM__D C loom__catanh(C z) {
+/* catanh for z.re >= +0; odd symmetry gives the rest. */
+template <class C> LOOM__D C loom__catanh_right(C z) {
     typedef LOOM__R R;
-    if (z.re < R(0) || (z.re == R(0) && loom__signbit(z.re)))
-        return loom__cneg(loom__catanh(loom__cneg(z)));
     const R x = z.re, y = z.im, ay = loom__fabs(y);
-    const R half_pi = R(1.57079632679489661923132169163975144);
+    const R half_pi = loom__pi<R>() / 2;
+    if (!loom__isfinite(x) || !loom__isfinite(y)) {
+        if (!loom__isinf(x) && !loom__isinf(y))
+            return loom__c<C>(x == R(0) ? x : loom__nan<R>(), loom__nan<R>());
+        return loom__c<C>(loom__isnan(x) ? R(0) : loom__copysign(R(0), x),
+                          loom__isnan(y) ? y : loom__copysign(half_pi, y));
+    }
     if (x > loom__lim<R>::sqrt_large() || ay > loom__lim<R>::sqrt_large()) {
         const R h = loom__hypot(x / 2, y / 2);
         return loom__c<C>(x / 4 / h / h, loom__copysign(half_pi, y));
@@ -332,6 +378,11 @@ template <class C> LOOM__D C loom__catanh(C z) {
     const R re = loom__log1p(R(4) * x / ((R(1) - x) * (R(1) - x) + ay * ay)) / R(4);
     const R im = -loom__atan2(R(-2) * y, (R(1) - x) * (R(1) + x) - ay * ay) / R(2);
     return loom__c<C>(re, im);
+}
+template <class C> LOOM__D C loom__catanh(C z) {
+    if (loom__signbit(z.re))
+        return loom__cneg(loom__catanh_right(loom__cneg(z)));
+    return loom__catanh_right(z);
 }
 template <class C> LOOM__D C loom__catan(C z) { return loom__mul_neg_i(loom__catanh(loom__mul_i(z))); }
 
@@ -367,8 +418,7 @@ template <class C> LOOM__D C loom__cpow(C a, C b) {
     if (a.re == R(0) && a.im == R(0)) {
         if (b.re > R(0))
             return loom__c<C>(R(0), R(0));
-        const R nan = loom__lim<R>::inf() - loom__lim<R>::inf();
-        return loom__c<C>(nan, nan);
+        return loom__c<C>(loom__nan<R>(), loom__nan<R>());
     }
     if (b.im == R(0) && b.re > R(-100) && b.re < R(100) && b.re == R((int)b.re)) {
         int n = (int)b.re;
