@@ -29,6 +29,7 @@ template <> struct loom__lim<float> {
     static LOOM__D float tanh_one() { return 9.0f; }    /* tanh(x) rounds to 1 past this */
     static LOOM__D float sqrt_large() { return 4.6e18f; }   /* sqrt(max) / 4 */
     static LOOM__D float sqrt_min() { return 1.0842022e-19f; } /* sqrt(min_normal) */
+    static LOOM__D float sqrt_eps() { return 2.4414062e-4f; }  /* sqrt(2^-24) */
     static const int mant_dig = 24;
 };
 template <> struct loom__lim<double> {
@@ -39,6 +40,7 @@ template <> struct loom__lim<double> {
     static LOOM__D double tanh_one() { return 22.0; }
     static LOOM__D double sqrt_large() { return 3.3e153; }
     static LOOM__D double sqrt_min() { return 1.4916681462400413e-154; }
+    static LOOM__D double sqrt_eps() { return 1.0536712127723509e-8; } /* sqrt(2^-53) */
     static const int mant_dig = 53;
 };
 
@@ -203,12 +205,18 @@ template <class C> LOOM__D C loom__csqrt(C z) {
             return loom__c<C>(loom__fabs(b - b), loom__copysign(inf, b));
         return loom__c<C>(a, loom__copysign(b - b, b));
     }
-    /* scale down where a + |z| could overflow; sqrt halves the exponent back */
-    const bool scale = loom__fabs(a) >= loom__lim<R>::max() / R(2.4142135623730951) ||
-                       loom__fabs(b) >= loom__lim<R>::max() / R(2.4142135623730951);
-    if (scale) {
-        a *= R(0.25);
-        b *= R(0.25);
+    /* Scale by 4^k where a + |z| could overflow, or lose bits to subnormals; the square root
+     * undoes it with 2^k. */
+    int k = 0;
+    if (loom__fabs(a) >= loom__lim<R>::max() / R(2.4142135623730951) ||
+        loom__fabs(b) >= loom__lim<R>::max() / R(2.4142135623730951))
+        k = -1;
+    else if (loom__fabs(a) < loom__lim<R>::min_normal() * 4 &&
+             loom__fabs(b) < loom__lim<R>::min_normal() * 4)
+        k = loom__lim<R>::mant_dig / 2;
+    if (k != 0) {
+        a = loom__ldexp(a, 2 * k);
+        b = loom__ldexp(b, 2 * k);
     }
     R re, im;
     if (a >= R(0)) {
@@ -220,8 +228,8 @@ template <class C> LOOM__D C loom__csqrt(C z) {
         re = loom__fabs(b) / (R(2) * t);
         im = loom__copysign(t, b);
     }
-    if (scale)
-        return loom__c<C>(re * R(2), im * R(2));
+    if (k != 0)
+        return loom__c<C>(loom__ldexp(re, -k), loom__ldexp(im, -k));
     return loom__c<C>(re, im);
 }
 
@@ -287,7 +295,13 @@ template <class C> LOOM__D C loom__ctanh(C z) {
 template <class C> LOOM__D C loom__mul_i(C z) { return loom__c<C>(-z.im, z.re); }
 template <class C> LOOM__D C loom__mul_neg_i(C z) { return loom__c<C>(z.im, -z.re); }
 
-template <class C> LOOM__D C loom__csin(C z) { return loom__mul_neg_i(loom__csinh(loom__mul_i(z))); }
+template <class C> LOOM__D C loom__csin(C z) {
+    typedef LOOM__R R;
+    /* Annex G leaves the sign of the infinity unspecified; glibc (NumPy's) makes it + */
+    if (loom__isinf(z.re) && loom__isinf(z.im))
+        return loom__c<C>(loom__nan<R>(), loom__lim<R>::inf());
+    return loom__mul_neg_i(loom__csinh(loom__mul_i(z)));
+}
 template <class C> LOOM__D C loom__ccos(C z) { return loom__ccosh(loom__mul_i(z)); }
 template <class C> LOOM__D C loom__ctan(C z) { return loom__mul_neg_i(loom__ctanh(loom__mul_i(z))); }
 
@@ -306,6 +320,10 @@ template <class C> LOOM__D C loom__casinh(C z) {
             im = loom__nan<R>();
         return loom__c<C>(loom__copysign(loom__lim<R>::inf(), x), loom__copysign(im, y));
     }
+    /* asinh z = z - z^3/6 + ...: below sqrt(eps) z itself is correctly rounded, and the square
+     * roots below would lose a tiny z's low bits */
+    if (loom__fabs(x) < loom__lim<R>::sqrt_eps() && loom__fabs(y) < loom__lim<R>::sqrt_eps())
+        return z;
     const C s1 = loom__csqrt(loom__c<C>(R(1) + z.im, -z.re));
     const C s2 = loom__csqrt(loom__c<C>(R(1) - z.im, z.re));
     return loom__c<C>(loom__asinh(s1.re * s2.im - s2.re * s1.im),

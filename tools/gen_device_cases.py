@@ -80,7 +80,8 @@ def unary_values(name):
         return v
     return [0, complex(-0.0, -0.0), 1, -1, 1j, -1j, 1 + 1j, -2.5 + 0.5j, 3 - 4j, 0.3 + 0.7j,
             -0.9 - 0.1j, 0.5j, 2 + 0j, -3 + 0j, complex(-3, -0.0), 2j, -2j, 1e-5 + 1e-5j, 20 + 1j,
-            -20 - 1j, 100 + 100j, 1e10 + 1j, 0.5 + 1e10j, complex(np.inf, 0),
+            -20 - 1j, 100 + 100j, 1e10 + 1j, 0.5 + 1e10j, complex(1e-310, 2e-310),
+            complex(1e308, -1e308), complex(np.inf, 0),
             complex(-np.inf, 0), complex(0, np.inf), complex(np.nan, 0), complex(0, np.nan),
             complex(np.inf, np.inf), complex(np.nan, np.nan), complex(np.inf, 1),
             complex(-np.inf, 1), complex(1, np.inf), complex(np.nan, 1)]
