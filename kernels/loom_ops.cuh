@@ -35,6 +35,8 @@ LOOM__BINARY_NAMES(LOOM__DELETE2)
 template <class T> __device__ void loom_round(T, int) = delete;
 #undef LOOM__DELETE1
 #undef LOOM__DELETE2
+#undef LOOM__UNARY_NAMES
+#undef LOOM__BINARY_NAMES
 
 /* ---------------------------------------------------------------------------------------- */
 /* Ops of every dtype                                                                       */

@@ -6,9 +6,11 @@ For each loop dtype there is a list of unary inputs and a shorter list of binary
 ops run on all ordered pairs, first operand major). Expected outputs are NumPy's (ml_dtypes' for
 bfloat16), computed on whole arrays as a user would, except where NumPy has no defined result
 and Loom documents its own (docs/semantics.md):
-  - float -> integer casts of NaN, infinities and out-of-range values,
+  - float -> integer casts of NaN, infinities and out-of-range values (also where np.round of
+    an integer casts such a value back),
   - integer power with a negative exponent (NumPy raises),
-  - float64/complex128/integer -> bfloat16 casts, rounded once (ml_dtypes rounds via float32).
+  - float64/complex128/integer -> bfloat16 casts, rounded once (ml_dtypes rounds via float32),
+  - np.round of bfloat16, which scales by 10**decimals rounded to bfloat16 as for float16.
 The generator also records which (op, dtype) loops NumPy has, so the test can check that the
 device headers provide exactly those.
 
