@@ -29,6 +29,7 @@ template <> struct loom__lim<float> {
     static LOOM__D float tanh_one() { return 9.0f; }    /* tanh(x) rounds to 1 past this */
     static LOOM__D float sqrt_large() { return 4.6e18f; }   /* sqrt(max) / 4 */
     static LOOM__D float sqrt_min() { return 1.0842022e-19f; } /* sqrt(min_normal) */
+    static LOOM__D float sqrt_eps() { return 2.4414062e-4f; }  /* sqrt(2^-24) */
     static const int mant_dig = 24;
 };
 template <> struct loom__lim<double> {
@@ -39,8 +40,12 @@ template <> struct loom__lim<double> {
     static LOOM__D double tanh_one() { return 22.0; }
     static LOOM__D double sqrt_large() { return 3.3e153; }
     static LOOM__D double sqrt_min() { return 1.4916681462400413e-154; }
+    static LOOM__D double sqrt_eps() { return 1.0536712127723509e-8; } /* sqrt(2^-53) */
     static const int mant_dig = 53;
 };
+
+template <class R> LOOM__D R loom__nan() { return loom__lim<R>::inf() - loom__lim<R>::inf(); }
+template <class R> LOOM__D R loom__pi() { return R(3.141592653589793238462643383279502884); }
 
 /* ---- arithmetic (NumPy's loops) ---- */
 
@@ -90,7 +95,7 @@ template <class C> LOOM__D LOOM__R loom__carg(C z) { return loom__atan2(z.im, z.
 template <class C> LOOM__D C loom__csign(C z) {
     typedef LOOM__R R;
     const R a = loom__hypot(z.re, z.im);
-    const R nan = loom__lim<R>::inf() - loom__lim<R>::inf();
+    const R nan = loom__nan<R>();
     if (loom__isnan(a))
         return loom__c<C>(nan, nan);
     if (loom__isinf(a)) {
@@ -200,12 +205,18 @@ template <class C> LOOM__D C loom__csqrt(C z) {
             return loom__c<C>(loom__fabs(b - b), loom__copysign(inf, b));
         return loom__c<C>(a, loom__copysign(b - b, b));
     }
-    /* scale down where a + |z| could overflow; sqrt halves the exponent back */
-    const bool scale = loom__fabs(a) >= loom__lim<R>::max() / R(2.4142135623730951) ||
-                       loom__fabs(b) >= loom__lim<R>::max() / R(2.4142135623730951);
-    if (scale) {
-        a *= R(0.25);
-        b *= R(0.25);
+    /* Scale by 4^k where a + |z| could overflow, or lose bits to subnormals; the square root
+     * undoes it with 2^k. */
+    int k = 0;
+    if (loom__fabs(a) >= loom__lim<R>::max() / R(2.4142135623730951) ||
+        loom__fabs(b) >= loom__lim<R>::max() / R(2.4142135623730951))
+        k = -1;
+    else if (loom__fabs(a) < loom__lim<R>::min_normal() * 4 &&
+             loom__fabs(b) < loom__lim<R>::min_normal() * 4)
+        k = loom__lim<R>::mant_dig / 2;
+    if (k != 0) {
+        a = loom__ldexp(a, 2 * k);
+        b = loom__ldexp(b, 2 * k);
     }
     R re, im;
     if (a >= R(0)) {
@@ -217,8 +228,8 @@ template <class C> LOOM__D C loom__csqrt(C z) {
         re = loom__fabs(b) / (R(2) * t);
         im = loom__copysign(t, b);
     }
-    if (scale)
-        return loom__c<C>(re * R(2), im * R(2));
+    if (k != 0)
+        return loom__c<C>(loom__ldexp(re, -k), loom__ldexp(im, -k));
     return loom__c<C>(re, im);
 }
 
@@ -227,7 +238,7 @@ template <class C> LOOM__D C loom__csinh(C z) {
     const R x = z.re, y = z.im;
     if (y == R(0))
         return loom__c<C>(loom__sinh(x), y);
-    if (loom__isinf(x) && !loom__isfinite(y))
+    if ((x == R(0) || loom__isinf(x)) && !loom__isfinite(y))
         return loom__c<C>(x, y - y);
     if (loom__fabs(x) > loom__lim<R>::exp_max()) {
         const R h = loom__exp(loom__fabs(x) * R(0.5));
@@ -244,6 +255,8 @@ template <class C> LOOM__D C loom__ccosh(C z) {
         const R s = loom__isfinite(x) ? loom__sinh(x) : loom__copysign(R(0), x);
         return loom__c<C>(loom__cosh(x), s * y);
     }
+    if (x == R(0) && !loom__isfinite(y))
+        return loom__c<C>(y - y, R(0));
     if (loom__isinf(x) && !loom__isfinite(y))
         return loom__c<C>(loom__fabs(x), y - y);
     if (loom__fabs(x) > loom__lim<R>::exp_max()) {
@@ -282,14 +295,35 @@ template <class C> LOOM__D C loom__ctanh(C z) {
 template <class C> LOOM__D C loom__mul_i(C z) { return loom__c<C>(-z.im, z.re); }
 template <class C> LOOM__D C loom__mul_neg_i(C z) { return loom__c<C>(z.im, -z.re); }
 
-template <class C> LOOM__D C loom__csin(C z) { return loom__mul_neg_i(loom__csinh(loom__mul_i(z))); }
+template <class C> LOOM__D C loom__csin(C z) {
+    typedef LOOM__R R;
+    /* Annex G leaves the sign of the infinity unspecified; glibc (NumPy's) makes it + */
+    if (loom__isinf(z.re) && loom__isinf(z.im))
+        return loom__c<C>(loom__nan<R>(), loom__lim<R>::inf());
+    return loom__mul_neg_i(loom__csinh(loom__mul_i(z)));
+}
 template <class C> LOOM__D C loom__ccos(C z) { return loom__ccosh(loom__mul_i(z)); }
 template <class C> LOOM__D C loom__ctan(C z) { return loom__mul_neg_i(loom__ctanh(loom__mul_i(z))); }
 
 /* Kahan's inverse functions ("Branch cuts for complex elementary functions", 1987): built from
- * square roots of 1 +- z, so they keep the branch cuts' signed zeros and never square z. */
+ * square roots of 1 +- z, so they keep the branch cuts' signed zeros and never square z.
+ * Infinite and NaN parts take C99 Annex G's values first. */
+
 template <class C> LOOM__D C loom__casinh(C z) {
     typedef LOOM__R R;
+    const R x = z.re, y = z.im;
+    if (!loom__isfinite(x) || !loom__isfinite(y)) {
+        if (!loom__isinf(x) && !loom__isinf(y))
+            return loom__c<C>(loom__nan<R>(), y == R(0) ? y : loom__nan<R>());
+        R im = loom__isinf(y) ? loom__pi<R>() / (loom__isinf(x) ? 4 : 2) : R(0);
+        if (loom__isnan(x) || loom__isnan(y))
+            im = loom__nan<R>();
+        return loom__c<C>(loom__copysign(loom__lim<R>::inf(), x), loom__copysign(im, y));
+    }
+    /* asinh z = z - z^3/6 + ...: below sqrt(eps) z itself is correctly rounded, and the square
+     * roots below would lose a tiny z's low bits */
+    if (loom__fabs(x) < loom__lim<R>::sqrt_eps() && loom__fabs(y) < loom__lim<R>::sqrt_eps())
+        return z;
     const C s1 = loom__csqrt(loom__c<C>(R(1) + z.im, -z.re));
     const C s2 = loom__csqrt(loom__c<C>(R(1) - z.im, z.re));
     return loom__c<C>(loom__asinh(s1.re * s2.im - s2.re * s1.im),
@@ -299,6 +333,18 @@ template <class C> LOOM__D C loom__casin(C z) { return loom__mul_neg_i(loom__cas
 
 template <class C> LOOM__D C loom__cacos(C z) {
     typedef LOOM__R R;
+    const R x = z.re, y = z.im;
+    if (!loom__isfinite(x) || !loom__isfinite(y)) {
+        if (!loom__isinf(x) && !loom__isinf(y))
+            return loom__c<C>(x == R(0) ? loom__pi<R>() / 2 : loom__nan<R>(), loom__nan<R>());
+        R re = loom__pi<R>() / 2;
+        if (loom__isnan(x) || loom__isnan(y))
+            re = loom__nan<R>();
+        else if (loom__isinf(x))
+            re = loom__isinf(y) ? loom__pi<R>() * (x > 0 ? R(0.25) : R(0.75))
+                                : (x > 0 ? R(0) : loom__pi<R>());
+        return loom__c<C>(re, -loom__copysign(loom__lim<R>::inf(), y));
+    }
     const C s1 = loom__csqrt(loom__c<C>(R(1) - z.re, -z.im));
     const C s2 = loom__csqrt(loom__c<C>(R(1) + z.re, z.im));
     return loom__c<C>(R(2) * loom__atan2(s1.re, s2.re),
@@ -307,18 +353,36 @@ template <class C> LOOM__D C loom__cacos(C z) {
 
 template <class C> LOOM__D C loom__cacosh(C z) {
     typedef LOOM__R R;
+    const R x = z.re, y = z.im;
+    if (!loom__isfinite(x) || !loom__isfinite(y)) {
+        if (!loom__isinf(x) && !loom__isinf(y))
+            return loom__c<C>(loom__nan<R>(),
+                              x == R(0) ? loom__copysign(loom__pi<R>() / 2, y) : loom__nan<R>());
+        R im = loom__pi<R>() / 2;
+        if (loom__isnan(x) || loom__isnan(y))
+            im = loom__nan<R>();
+        else if (loom__isinf(x))
+            im = loom__isinf(y) ? loom__pi<R>() * (x > 0 ? R(0.25) : R(0.75))
+                                : (x > 0 ? R(0) : loom__pi<R>());
+        return loom__c<C>(loom__lim<R>::inf(), loom__copysign(im, y));
+    }
     const C s1 = loom__csqrt(loom__c<C>(z.re - R(1), z.im));
     const C s2 = loom__csqrt(loom__c<C>(z.re + R(1), z.im));
     return loom__c<C>(loom__asinh(s1.re * s2.re + s1.im * s2.im),
                       R(2) * loom__atan2(s1.im, s2.re));
 }
 
-template <class C> LOOM__D C loom__catanh(C z) {
+/* catanh for z.re >= +0; odd symmetry gives the rest. */
+template <class C> LOOM__D C loom__catanh_right(C z) {
     typedef LOOM__R R;
-    if (z.re < R(0) || (z.re == R(0) && loom__signbit(z.re)))
-        return loom__cneg(loom__catanh(loom__cneg(z)));
     const R x = z.re, y = z.im, ay = loom__fabs(y);
-    const R half_pi = R(1.57079632679489661923132169163975144);
+    const R half_pi = loom__pi<R>() / 2;
+    if (!loom__isfinite(x) || !loom__isfinite(y)) {
+        if (!loom__isinf(x) && !loom__isinf(y))
+            return loom__c<C>(x == R(0) ? x : loom__nan<R>(), loom__nan<R>());
+        return loom__c<C>(loom__isnan(x) ? R(0) : loom__copysign(R(0), x),
+                          loom__isnan(y) ? y : loom__copysign(half_pi, y));
+    }
     if (x > loom__lim<R>::sqrt_large() || ay > loom__lim<R>::sqrt_large()) {
         const R h = loom__hypot(x / 2, y / 2);
         return loom__c<C>(x / 4 / h / h, loom__copysign(half_pi, y));
@@ -332,6 +396,11 @@ template <class C> LOOM__D C loom__catanh(C z) {
     const R re = loom__log1p(R(4) * x / ((R(1) - x) * (R(1) - x) + ay * ay)) / R(4);
     const R im = -loom__atan2(R(-2) * y, (R(1) - x) * (R(1) + x) - ay * ay) / R(2);
     return loom__c<C>(re, im);
+}
+template <class C> LOOM__D C loom__catanh(C z) {
+    if (loom__signbit(z.re))
+        return loom__cneg(loom__catanh_right(loom__cneg(z)));
+    return loom__catanh_right(z);
 }
 template <class C> LOOM__D C loom__catan(C z) { return loom__mul_neg_i(loom__catanh(loom__mul_i(z))); }
 
@@ -367,8 +436,7 @@ template <class C> LOOM__D C loom__cpow(C a, C b) {
     if (a.re == R(0) && a.im == R(0)) {
         if (b.re > R(0))
             return loom__c<C>(R(0), R(0));
-        const R nan = loom__lim<R>::inf() - loom__lim<R>::inf();
-        return loom__c<C>(nan, nan);
+        return loom__c<C>(loom__nan<R>(), loom__nan<R>());
     }
     if (b.im == R(0) && b.re > R(-100) && b.re < R(100) && b.re == R((int)b.re)) {
         int n = (int)b.re;

@@ -22,42 +22,42 @@ LOOM__D double loom__fma(double a, double b, double c) { return __fma_rn(a, b, c
 LOOM__D float loom__sqrt(float a) { return __fsqrt_rn(a); }
 LOOM__D double loom__sqrt(double a) { return __dsqrt_rn(a); }
 
-#define LOOM__MATH1(name, fn)                                                                     \
-    LOOM__D float loom__##name(float x) { return fn##f(x); }                                      \
-    LOOM__D double loom__##name(double x) { return fn(x); }
-#define LOOM__MATH2(name, fn)                                                                     \
-    LOOM__D float loom__##name(float x, float y) { return fn##f(x, y); }                          \
-    LOOM__D double loom__##name(double x, double y) { return fn(x, y); }
-LOOM__MATH1(fabs, fabs)
-LOOM__MATH1(cbrt, cbrt)
-LOOM__MATH1(exp, exp)
-LOOM__MATH1(exp2, exp2)
-LOOM__MATH1(expm1, expm1)
-LOOM__MATH1(log, log)
-LOOM__MATH1(log2, log2)
-LOOM__MATH1(log10, log10)
-LOOM__MATH1(log1p, log1p)
-LOOM__MATH1(sin, sin)
-LOOM__MATH1(cos, cos)
-LOOM__MATH1(tan, tan)
-LOOM__MATH1(asin, asin)
-LOOM__MATH1(acos, acos)
-LOOM__MATH1(atan, atan)
-LOOM__MATH1(sinh, sinh)
-LOOM__MATH1(cosh, cosh)
-LOOM__MATH1(tanh, tanh)
-LOOM__MATH1(asinh, asinh)
-LOOM__MATH1(acosh, acosh)
-LOOM__MATH1(atanh, atanh)
-LOOM__MATH1(floor, floor)
-LOOM__MATH1(ceil, ceil)
-LOOM__MATH1(trunc, trunc)
-LOOM__MATH1(rint, rint)
-LOOM__MATH2(atan2, atan2)
-LOOM__MATH2(hypot, hypot)
-LOOM__MATH2(pow, pow)
-LOOM__MATH2(fmod, fmod)
-LOOM__MATH2(copysign, copysign)
+#define LOOM__MATH1(fn)                                                                           \
+    LOOM__D float loom__##fn(float x) { return fn##f(x); }                                        \
+    LOOM__D double loom__##fn(double x) { return fn(x); }
+#define LOOM__MATH2(fn)                                                                           \
+    LOOM__D float loom__##fn(float x, float y) { return fn##f(x, y); }                            \
+    LOOM__D double loom__##fn(double x, double y) { return fn(x, y); }
+LOOM__MATH1(fabs)
+LOOM__MATH1(cbrt)
+LOOM__MATH1(exp)
+LOOM__MATH1(exp2)
+LOOM__MATH1(expm1)
+LOOM__MATH1(log)
+LOOM__MATH1(log2)
+LOOM__MATH1(log10)
+LOOM__MATH1(log1p)
+LOOM__MATH1(sin)
+LOOM__MATH1(cos)
+LOOM__MATH1(tan)
+LOOM__MATH1(asin)
+LOOM__MATH1(acos)
+LOOM__MATH1(atan)
+LOOM__MATH1(sinh)
+LOOM__MATH1(cosh)
+LOOM__MATH1(tanh)
+LOOM__MATH1(asinh)
+LOOM__MATH1(acosh)
+LOOM__MATH1(atanh)
+LOOM__MATH1(floor)
+LOOM__MATH1(ceil)
+LOOM__MATH1(trunc)
+LOOM__MATH1(rint)
+LOOM__MATH2(atan2)
+LOOM__MATH2(hypot)
+LOOM__MATH2(pow)
+LOOM__MATH2(fmod)
+LOOM__MATH2(copysign)
 #undef LOOM__MATH1
 #undef LOOM__MATH2
 LOOM__D float loom__ldexp(float x, int e) { return ldexpf(x, e); }
@@ -72,14 +72,11 @@ LOOM__D bool loom__isfinite(double x) { return isfinite(x); }
 LOOM__D bool loom__signbit(float x) { return signbit(x); }
 LOOM__D bool loom__signbit(double x) { return signbit(x); }
 
-/* NumPy's power_of_ten for np.round: exact table up to 1e8, then repeated multiplication (so
- * 10^23 and up carry NumPy's rounding, not the correctly rounded constant). */
+/* 10^n by repeated multiplication, as NumPy's power_of_ten for np.round: exact up to 10^22,
+ * then carrying NumPy's roundings rather than the correctly rounded constant. */
 LOOM__D double loom__pow10(int n) {
-    const double table[9] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
-    if (n < 9)
-        return table[n];
-    double r = 1e9;
-    for (; n > 9 && r <= 1.7976931348623157e308; --n)
+    double r = 1.0;
+    for (; n > 0 && r <= 1.7976931348623157e308; --n)
         r = loom__mul(r, 10.0);
     return r;
 }

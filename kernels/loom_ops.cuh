@@ -35,6 +35,8 @@ LOOM__BINARY_NAMES(LOOM__DELETE2)
 template <class T> __device__ void loom_round(T, int) = delete;
 #undef LOOM__DELETE1
 #undef LOOM__DELETE2
+#undef LOOM__UNARY_NAMES
+#undef LOOM__BINARY_NAMES
 
 /* ---------------------------------------------------------------------------------------- */
 /* Ops of every dtype                                                                       */
@@ -326,11 +328,11 @@ template <class F> LOOM__D F loom__rad2deg(F x) {
     LOOM__D F loom_logaddexp(F a, F b) { return loom__logaddexp(a, b); }                          \
     LOOM__D F loom_logaddexp2(F a, F b) { return loom__logaddexp2(a, b); }                        \
     LOOM__D F loom_copysign(F a, F b) { return loom__copysign(a, b); }                            \
-    /* NumPy's SIMD loops: a tie (+0 vs -0) picks b for maximum/minimum, a for fmax/fmin */       \
+    /* NumPy's SIMD loops: a tie (+0 vs -0) picks b */                                            \
     LOOM__D F loom_maximum(F a, F b) { return (a > b || loom__isnan(a)) ? a : b; }                \
     LOOM__D F loom_minimum(F a, F b) { return (a < b || loom__isnan(a)) ? a : b; }                \
-    LOOM__D F loom_fmax(F a, F b) { return (a >= b || loom__isnan(b)) ? a : b; }                  \
-    LOOM__D F loom_fmin(F a, F b) { return (a <= b || loom__isnan(b)) ? a : b; }
+    LOOM__D F loom_fmax(F a, F b) { return (a > b || loom__isnan(b)) ? a : b; }                   \
+    LOOM__D F loom_fmin(F a, F b) { return (a < b || loom__isnan(b)) ? a : b; }
 LOOM__FLOATS(LOOM__FLOAT_OPS)
 #undef LOOM__FLOAT_OPS
 
@@ -386,13 +388,9 @@ template <class T> LOOM__D T loom__hround(T x, int decimals) {
     LOOM__D T loom_round(T x, int decimals) { return loom__hround(x, decimals); }
 LOOM__HALVES(LOOM__HALF_OPS)
 #undef LOOM__HALF_OPS
-#undef LOOM__VIA1
-#undef LOOM__VIA1_BOOL
-#undef LOOM__VIA2
-#undef LOOM__VIA2_BOOL
 
 /* float16 as NumPy's half loops: sign(+-0) = +0, a +-0 tie keeps a. */
-LOOM__D lt_float16 loom_sign(lt_float16 x) { return loom__narrow<lt_float16>(loom__fsign(loom__widen(x))); }
+LOOM__VIA1(lt_float16, sign)
 LOOM__D lt_float16 loom_maximum(lt_float16 a, lt_float16 b) {
     const float x = loom__widen(a), y = loom__widen(b);
     return (x >= y || loom__isnan(x)) ? a : b;
@@ -410,27 +408,18 @@ LOOM__D lt_float16 loom_fmin(lt_float16 a, lt_float16 b) {
     return (x <= y || loom__isnan(y)) ? a : b;
 }
 
-/* bfloat16 as ml_dtypes: sign(+-0) keeps the zero, a +-0 tie picks b. */
+/* bfloat16 as ml_dtypes: sign(+-0) keeps the zero, a +-0 tie picks b (as float32 does). */
 LOOM__D lt_bfloat16 loom_sign(lt_bfloat16 x) {
-    const float v = loom__widen(x);
-    return v == 0.0f ? x : loom__narrow<lt_bfloat16>(loom__fsign(v));
+    return loom__widen(x) == 0.0f ? x : loom__narrow<lt_bfloat16>(loom__fsign(loom__widen(x)));
 }
-LOOM__D lt_bfloat16 loom_maximum(lt_bfloat16 a, lt_bfloat16 b) {
-    const float x = loom__widen(a), y = loom__widen(b);
-    return (x > y || loom__isnan(x)) ? a : b;
-}
-LOOM__D lt_bfloat16 loom_minimum(lt_bfloat16 a, lt_bfloat16 b) {
-    const float x = loom__widen(a), y = loom__widen(b);
-    return (x < y || loom__isnan(x)) ? a : b;
-}
-LOOM__D lt_bfloat16 loom_fmax(lt_bfloat16 a, lt_bfloat16 b) {
-    const float x = loom__widen(a), y = loom__widen(b);
-    return (x > y || loom__isnan(y)) ? a : b;
-}
-LOOM__D lt_bfloat16 loom_fmin(lt_bfloat16 a, lt_bfloat16 b) {
-    const float x = loom__widen(a), y = loom__widen(b);
-    return (x < y || loom__isnan(y)) ? a : b;
-}
+LOOM__VIA2(lt_bfloat16, maximum)
+LOOM__VIA2(lt_bfloat16, minimum)
+LOOM__VIA2(lt_bfloat16, fmax)
+LOOM__VIA2(lt_bfloat16, fmin)
+#undef LOOM__VIA1
+#undef LOOM__VIA1_BOOL
+#undef LOOM__VIA2
+#undef LOOM__VIA2_BOOL
 
 /* ---------------------------------------------------------------------------------------- */
 /* complex64, complex128                                                                    */
