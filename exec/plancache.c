@@ -17,8 +17,10 @@ struct loom__cached_plan {
     loom_plan *plan;
     const loom__kernel **compiled; /* per kernel; NULL where the kernel has no work */
     int nlaunch;                   /* kernels with work */
+    cudaGraph_t graph;             /* kept: patching names its nodes */
     cudaGraphExec_t exec;
     cudaGraphNode_t *nodes;        /* per kernel with work, in launch order */
+    struct cudaKernelNodeParams *params; /* each node's parameters as captured */
     bool graph_failed;             /* capture is impossible on this stream: launch directly */
     struct loom__cached_plan *next;
 };
@@ -30,7 +32,10 @@ static void entry_free(loom__cached_plan *e)
 {
     if (e->exec)
         cudaGraphExecDestroy(e->exec);
+    if (e->graph)
+        cudaGraphDestroy(e->graph);
     free(e->nodes);
+    free(e->params);
     free(e->compiled);
     loom__plan_free(e->plan);
     free(e->key);
@@ -154,8 +159,11 @@ static int run_graph(const char *fn, loom__cached_plan *e, void ***argvs, loom_s
     cudaStream_t st = loom__stream_handle(s);
     if (!e->exec) {
         e->nodes = calloc((size_t)e->nlaunch, sizeof *e->nodes);
-        if (!e->nodes)
+        e->params = calloc((size_t)e->nlaunch, sizeof *e->params);
+        if (!e->nodes || !e->params) {
+            loom__error(LOOM_ERR_OOM, fn, "out of host memory");
             return LOOM_ERR_OOM;
+        }
         cudaError_t begin = cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal);
         if (begin != cudaSuccess) {
             LOOM__LOG("no CUDA Graph for this plan: %s", cudaGetErrorString(begin));
@@ -179,14 +187,14 @@ static int run_graph(const char *fn, loom__cached_plan *e, void ***argvs, loom_s
             if (err == cudaSuccess && ndeps == 1)
                 e->nodes[n++] = deps[0];
         }
-        cudaGraph_t graph = NULL;
-        cudaError_t end = cudaStreamEndCapture(st, &graph);
+        cudaError_t end = cudaStreamEndCapture(st, &e->graph);
         if (err == cudaSuccess)
             err = end;
+        /* The function a node runs, as the graph holds it, is what a patch must name. */
+        for (int i = 0; i < n && err == cudaSuccess; i++)
+            err = cudaGraphKernelNodeGetParams(e->nodes[i], &e->params[i]);
         if (err == cudaSuccess && n == e->nlaunch)
-            err = cudaGraphInstantiate(&e->exec, graph, 0);
-        if (graph)
-            cudaGraphDestroy(graph);
+            err = cudaGraphInstantiate(&e->exec, e->graph, 0);
         if (err != cudaSuccess || n != e->nlaunch || !e->exec) {
             LOOM__LOG("no CUDA Graph for this plan: %s (%d of %d kernels captured)",
                       cudaGetErrorString(err), n, e->nlaunch);
@@ -197,16 +205,11 @@ static int run_graph(const char *fn, loom__cached_plan *e, void ***argvs, loom_s
     } else {
         int n = 0;
         for (int k = 0; k < p->nkernels; k++) {
-            const loom_kernel *pk = &p->kernels[k];
             if (!e->compiled[k])
                 continue;
-            struct cudaKernelNodeParams kp = {
-                .func = (void *)e->compiled[k]->handle,
-                .gridDim = {grid_for(pk, props), 1, 1},
-                .blockDim = {(unsigned)pk->block, 1, 1},
-                .sharedMemBytes = 0,
-                .kernelParams = argvs[k],
-            };
+            struct cudaKernelNodeParams kp = e->params[n];
+            kp.kernelParams = argvs[k];
+            kp.extra = NULL;
             cudaError_t err = cudaGraphExecKernelNodeSetParams(e->exec, e->nodes[n++], &kp);
             if (err != cudaSuccess)
                 return loom__cuda_check(err, fn, "updating a CUDA Graph kernel node");
