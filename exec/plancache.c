@@ -190,9 +190,17 @@ static int run_graph(const char *fn, loom__cached_plan *e, void ***argvs, loom_s
         cudaError_t end = cudaStreamEndCapture(st, &e->graph);
         if (err == cudaSuccess)
             err = end;
-        /* The function a node runs, as the graph holds it, is what a patch must name. */
-        for (int i = 0; i < n && err == cudaSuccess; i++)
-            err = cudaGraphKernelNodeGetParams(e->nodes[i], &e->params[i]);
+        /* A patch restates each node's launch (the runtime cannot read back a node that runs a
+         * library kernel); only the arguments change. */
+        for (int k = 0, i = 0; k < p->nkernels && i < n; k++) {
+            if (!e->compiled[k])
+                continue;
+            e->params[i++] = (struct cudaKernelNodeParams){
+                .func = (void *)e->compiled[k]->handle,
+                .gridDim = {grid_for(&p->kernels[k], props), 1, 1},
+                .blockDim = {(unsigned)p->kernels[k].block, 1, 1},
+            };
+        }
         if (err == cudaSuccess && n == e->nlaunch)
             err = cudaGraphInstantiate(&e->exec, e->graph, 0);
         if (err != cudaSuccess || n != e->nlaunch || !e->exec) {
