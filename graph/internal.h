@@ -22,8 +22,9 @@ typedef enum loom_opkind {
     LOOM_OPK_GEN,  /* a function of the flat index: fused into consumers, no memory traffic */
     LOOM_OPK_VIEW, /* a strided index map over its one input */
     /* Elementwise over its inputs. Invariant (the fuser relies on it): every input has
-     * exactly the node's shape; an input that broadcast is a VIEW (loom__broadcast_to), so
-     * the node itself is a pure function of one flat index. Inputs are cast to cdtype. */
+     * exactly the node's shape, or is a 0-d SCALAR leaf (a kernel argument, broadcast for
+     * free); any other input that broadcast is a VIEW (loom__broadcast_to), so the node itself
+     * is a pure function of one flat index. Inputs are cast to cdtype. */
     LOOM_OPK_EW
 } loom_opkind;
 

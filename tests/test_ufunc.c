@@ -132,10 +132,9 @@ static void test_constructors_map_to_ops(void)
             continue;
         }
         CHECK(s && s->op == r->op && s->inputs[0] == a);
-        /* The weak scalar reaches the node through its broadcast view. */
+        /* The weak scalar is the node's input itself: a kernel argument, no broadcast view. */
         loom_array *v = s ? s->inputs[1] : NULL;
-        CHECK(v && v->op == LOOM_OP_VIEW && v->inputs[0]->op == LOOM_OP_SCALAR &&
-              v->inputs[0]->weak && v->inputs[0]->param.d[0] == 2.5);
+        CHECK(v && v->op == LOOM_OP_SCALAR && v->ndim == 0 && v->weak && v->param.d[0] == 2.5);
     }
     const struct {
         loom_array *r;
@@ -157,6 +156,8 @@ static void test_constructors_map_to_ops(void)
 static void check_inputs_have_output_shape(const loom_array *r)
 {
     for (int i = 0; r && i < r->ninputs; i++) {
+        if (r->inputs[i]->op == LOOM_OP_SCALAR && r->inputs[i]->ndim == 0)
+            continue; /* scalars are kernel arguments, broadcast for free */
         CHECK_EQ_INT(r->inputs[i]->ndim, r->ndim);
         for (int d = 0; d < r->ndim && d < r->inputs[i]->ndim; d++)
             CHECK_EQ_INT(r->inputs[i]->shape[d], r->shape[d]);
@@ -389,8 +390,7 @@ static void test_ownership(void)
     CHECK_EQ_INT(atomic_load(&a->refcount), 2);            /* ours + the view's */
     loom_array *s = loom_mul_scalar(r, 3.0);
     CHECK_EQ_INT(atomic_load(&s->refcount), 1);
-    CHECK_EQ_INT(atomic_load(&s->inputs[1]->refcount), 1);
-    CHECK_EQ_INT(atomic_load(&s->inputs[1]->inputs[0]->refcount), 1); /* the weak scalar */
+    CHECK_EQ_INT(atomic_load(&s->inputs[1]->refcount), 1); /* the weak scalar: only s holds it */
     loom_array *hi = loom_scalar_typed(1, LOOM_FLOAT64);
     loom_array *c = loom_clip(a, b, hi);
     CHECK(c && atomic_load(&c->refcount) == 1 && c->dtype == LOOM_FLOAT64);
@@ -435,8 +435,28 @@ static void test_ownership(void)
     loom_clear_error();
 }
 
+/* x ** 2 is recorded as square when power would compute in x's own dtype. */
+static void test_power_of_two(void)
+{
+    loom_scope_begin();
+    loom_array *f = oracle_array(LOOM_FLOAT32, 1, (int64_t[]){4});
+    loom_array *i = oracle_array(LOOM_INT32, 1, (int64_t[]){4});
+    loom_array *p = loom_power(f, loom_scalar(2.0));
+    CHECK(p && p->op == LOOM_OP_SQUARE && p->dtype == LOOM_FLOAT32);
+    p = loom_power(i, loom_scalar_int(2));
+    CHECK(p && p->op == LOOM_OP_SQUARE && p->dtype == LOOM_INT32);
+    p = loom_power(i, loom_scalar(2.0)); /* int32 ** 2.0 is float64: the general loop */
+    CHECK(p && p->op == LOOM_OP_POWER && p->dtype == LOOM_FLOAT64);
+    p = loom_power(f, loom_scalar(3.0));
+    CHECK(p && p->op == LOOM_OP_POWER);
+    p = loom_power(f, loom_scalar_typed(2.0, LOOM_FLOAT64)); /* strong float64: promotes */
+    CHECK(p && p->op == LOOM_OP_POWER && p->dtype == LOOM_FLOAT64);
+    loom_scope_end();
+}
+
 int main(void)
 {
+    test_power_of_two();
     test_oracle();
     test_constructors_map_to_ops();
     test_broadcasting();
