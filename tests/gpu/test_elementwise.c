@@ -330,7 +330,8 @@ int main(void)
     test_generators_and_dtypes();
     test_eval_many_and_reuse();
     test_plan_cache_and_graphs();
-    test_huge();
+    if (!getenv("LOOM_TEST_SKIP_HUGE"))
+        test_huge();
     if (loom_last_error())
         printf("last error: %s\n", loom_last_error());
     return check_summary("gpu_test_elementwise");

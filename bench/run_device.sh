@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Everything that needs the GPU, for one device call each:
+#   bash bench/run_device.sh test    build (Release), ctest -L gpu, compute-sanitizer memcheck
+#   bash bench/run_device.sh bench   build (Release), loom_bench, roofline and the peers
+# Peers: copy ../shared/peers into .peers/ (git-ignored) first and carry it. Logs go to $OUT.
+set -u -o pipefail
+OUT=${OUT:-/tmp/loom-out}
+mkdir -p "$OUT"
+what=${1:-test}
+if ! { cmake -B build -DCMAKE_BUILD_TYPE=Release >"$OUT/cmake.log" 2>&1 &&
+       cmake --build build -j"$(nproc)" >"$OUT/build.log" 2>&1; }; then
+    grep -B3 -A3 -E "error|Error" "$OUT/build.log" | head -40
+    exit 1
+fi
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
+git log -1 --format='commit %h %cd' --date=short | tee -a "$OUT/device.txt"
+
+if [ "$what" = test ]; then
+    (cd build && ctest -L gpu --output-on-failure --timeout 600) >"$OUT/ctest_gpu.log" 2>&1
+    grep -E "tests passed|Failed|Passed|Skipped" "$OUT/ctest_gpu.log"
+    # memcheck without the 2^31-element case (it only repeats the same kernels, slowly).
+    LOOM_TEST_SKIP_HUGE=1 LOOM_CACHE_DIR=/tmp/loom-san compute-sanitizer --tool memcheck \
+        --leak-check full --error-exitcode 3 ./build/tests/gpu_test_elementwise \
+        >"$OUT/memcheck.log" 2>&1
+    echo "memcheck exit $? : $(grep -E 'ERROR SUMMARY|checks' "$OUT/memcheck.log" | tr '\n' ' ')"
+    exit 0
+fi
+
+./build/loom_bench >"$OUT/loom.log" 2>&1
+cat "$OUT/loom.log"
+if [ -d .peers ]; then
+    nvcc -O3 -arch=sm_90 -o /tmp/roofline .peers/roofline.cu && /tmp/roofline >"$OUT/roofline.log" 2>&1
+    tail -3 "$OUT/roofline.log"
+    for fw in cupy cupy.fuse jax torch torch.compile; do
+        timeout 240 python3 .peers/peer_bench.py "$fw" chain scale small64 ones2GB \
+            >"$OUT/peer_$fw.log" 2>&1
+    done
+fi
+python3 bench/compare.py "$OUT"/*.log | tee "$OUT/table.txt"
