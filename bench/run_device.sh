@@ -13,7 +13,7 @@ if ! { cmake -B build -DCMAKE_BUILD_TYPE=Release >"$OUT/cmake.log" 2>&1 &&
     exit 1
 fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
-git log -1 --format='commit %h %cd' --date=short | tee -a "$OUT/device.txt"
+echo "commit ${LOOM_COMMIT:-unknown} $(date -u +%F)" | tee -a "$OUT/device.txt"
 
 if [ "$what" = test ]; then
     (cd build && ctest -L gpu --output-on-failure --timeout 600) >"$OUT/ctest_gpu.log" 2>&1
