@@ -83,6 +83,9 @@ static void put(loom_strbuf *sb, const void *p, size_t n)
 int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, size_t *len)
 {
     loom_strbuf sb = {0};
+    sb.cap = (size_t)w->n * 48 + 64; /* most nodes need less: one allocation, no regrowth */
+    sb.data = malloc(sb.cap);
+    sb.failed = !sb.data;
     int32_t opts[4] = {o->fuse, o->max_ops, o->max_inputs, o->chain_depth};
     put(&sb, opts, sizeof opts);
     for (int i = 0; i < w->n; i++) {

@@ -32,7 +32,7 @@ int loom__walk_build(const char *fn, loom_walk *w, loom_array *const *arrays, in
         int next;
     } *stack = NULL;
     int depth = 0, stack_cap = 0;
-    if (loom__ptrmap_init(&w->index, 64))
+    if (loom__ptrmap_init(&w->index, 256))
         goto oom;
     for (int r = 0; r < n; r++) {
         if (loom__walk_at(w, arrays[r]) >= 0)

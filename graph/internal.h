@@ -108,6 +108,8 @@ void loom__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
 void loom__node_set_input(loom_array *n, int i, loom_array *in);
 /* Computes the structure hash and hands the node to the current scope. Returns n. */
 loom_array *loom__node_finish(loom_array *n);
+/* The same without the scope: the caller owns the one reference (for internal temporaries). */
+loom_array *loom__node_finish_unscoped(loom_array *n);
 /* Called by exec/ when a node's value is in buf: the node keeps buf (one reference moves
  * in) and drops its inputs and host copy, so evaluated graphs free their history. */
 void loom__node_set_buffer(loom_array *n, loom_buffer *buf);
@@ -131,6 +133,10 @@ int loom__broadcast_shapes(const char *fn, int n, const int *ndims,
 /* loom_broadcast_to with errors reported under fn; returns a itself (new reference) when the
  * shape already matches. */
 loom_array *loom__broadcast_to(const char *fn, loom_array *a, int ndim, const int64_t *shape);
+
+/* A weak float scalar (loom_scalar) owned by the caller only, not by any scope: for
+ * internal temporaries such as the operand of loom_X_scalar. */
+loom_array *loom__weak_float_unscoped(const char *fn, double value);
 
 /* ---- dtypes (graph/dtype.c) ---- */
 

@@ -189,6 +189,11 @@ static inline uint64_t mix(uint64_t h, uint64_t v)
 
 loom_array *loom__node_finish(loom_array *n)
 {
+    return loom__adopt(loom__node_finish_unscoped(n));
+}
+
+loom_array *loom__node_finish_unscoped(loom_array *n)
+{
     uint64_t h = mix(0xcbf29ce484222325ull, n->op);
     h = mix(h, (uint64_t)(uint8_t)n->dtype | (uint64_t)(uint8_t)n->cdtype << 8 |
                    (uint64_t)n->weak << 16 | (uint64_t)n->ndim << 24);
@@ -204,7 +209,6 @@ loom_array *loom__node_finish(loom_array *n)
     if (n->op == LOOM_OP_ROUND)
         h = mix(h, (uint64_t)n->param.i[0]);
     n->hash = h;
-    scope_adopt(n);
     return n;
 }
 

@@ -1,7 +1,7 @@
 /* 0-d scalar leaves: weak (Python-like) and typed. */
 #include "creation.h"
 
-static loom_array *make_scalar(const char *fn, loom_dtype dt, bool weak, double re, double im,
+static loom_array *scalar_node(const char *fn, loom_dtype dt, bool weak, double re, double im,
                                int64_t ival)
 {
     loom_array *n = loom__node_alloc(fn, LOOM_OP_SCALAR, dt, 0, NULL);
@@ -12,7 +12,18 @@ static loom_array *make_scalar(const char *fn, loom_dtype dt, bool weak, double 
     n->param.d[0] = re;
     n->param.d[1] = im;
     n->param.i[0] = ival;
-    return loom__node_finish(n);
+    return loom__node_finish_unscoped(n);
+}
+
+static loom_array *make_scalar(const char *fn, loom_dtype dt, bool weak, double re, double im,
+                               int64_t ival)
+{
+    return loom__adopt(scalar_node(fn, dt, weak, re, im, ival));
+}
+
+loom_array *loom__weak_float_unscoped(const char *fn, double value)
+{
+    return scalar_node(fn, LOOM_FLOAT64, true, value, 0.0, 0);
 }
 
 loom_array *loom_scalar(double value)

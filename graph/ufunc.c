@@ -122,18 +122,19 @@ static loom_array *binary(const char *fn, loom_op op, loom_array *a, loom_array 
     return loom__ew(fn, op, 2, (loom_array *[]){a, b}, NULL);
 }
 
-/* a op b with b a weak float (a Python float). The scalar and its broadcast view belong to a
- * scope of our own, so they are released on every path and never seen by the caller's. */
+/* a op b with b a weak float (a Python float). The scalar is ours alone (no scope): the node
+ * takes its own reference, so dropping ours leaves it alive exactly as long as the node. */
 static loom_array *binary_scalar(const char *fn, loom_op op, loom_array *a, double b)
 {
     if (!a)
         return NULL;
-    loom_scope_begin();
-    loom_array *s = loom_scalar(b);
-    loom_array *r = s ? loom_keep(record(fn, op, 2, (loom_array *[]){a, s}, NULL, LOOM_NO_DTYPE,
-                                         false))
-                      : NULL;
-    loom_scope_end();
+    loom_array *s = loom__weak_float_unscoped(fn, b);
+    if (!s)
+        return NULL;
+    loom_array *r = op == LOOM_OP_POWER && is_scalar_two(s)
+                        ? power_of_scalar_two(fn, a, s)
+                        : record(fn, op, 2, (loom_array *[]){a, s}, NULL, LOOM_NO_DTYPE, true);
+    loom_release(s);
     return r;
 }
 
