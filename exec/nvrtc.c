@@ -11,9 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Precise math, spelled out although these are NVRTC's defaults, so that the cache key states
- * them: IEEE division and square root, denormals kept. FMA contraction stays on, as in nvcc
- * and CuPy: a fused multiply-add rounds once instead of twice. */
+/* Precise math, spelled out so that the cache key states it: IEEE division and square root,
+ * denormals kept, and no FMA contraction, so a fused kernel rounds every multiply and add as
+ * NumPy and one kernel per op do. Not -pch: NVRTC then answers an #include from a header an
+ * earlier program supplied, even when this program supplies none (measured: a compile that
+ * must fail succeeded), so a stale header could be used silently. */
 static const char *const fixed_options[] = {"-std=c++17", "-ftz=false", "-prec-div=true",
                                             "-prec-sqrt=true", "-fmad=false"};
 #define NFIXED (sizeof fixed_options / sizeof fixed_options[0])
