@@ -61,23 +61,7 @@ void loom__plan_rebind(loom_plan *p, const loom_walk *w)
 
 static void put(loom_strbuf *sb, const void *p, size_t n)
 {
-    /* Binary-safe append through the formatted writer, one byte at a time in bulk. */
-    if (sb->failed)
-        return;
-    if (sb->len + n + 1 > sb->cap) {
-        size_t cap = sb->cap ? sb->cap : 256;
-        while (cap < sb->len + n + 1)
-            cap *= 2;
-        char *grown = realloc(sb->data, cap);
-        if (!grown) {
-            sb->failed = true;
-            return;
-        }
-        sb->data = grown;
-        sb->cap = cap;
-    }
-    memcpy(sb->data + sb->len, p, n);
-    sb->len += n;
+    loom__sb_append(sb, p, n);
 }
 
 int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, size_t *len)

@@ -3,6 +3,36 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* Room for `more` bytes plus a terminator; false (and sticky failure) when memory runs out. */
+static bool reserve(loom_strbuf *sb, size_t more)
+{
+    if (sb->failed)
+        return false;
+    if (sb->len + more + 1 <= sb->cap)
+        return true;
+    size_t cap = sb->cap ? sb->cap * 2 : 1024;
+    while (cap < sb->len + more + 1)
+        cap *= 2;
+    char *grown = realloc(sb->data, cap);
+    if (!grown) {
+        sb->failed = true;
+        return false;
+    }
+    sb->data = grown;
+    sb->cap = cap;
+    return true;
+}
+
+void loom__sb_append(loom_strbuf *sb, const void *p, size_t n)
+{
+    if (!reserve(sb, n))
+        return;
+    memcpy(sb->data + sb->len, p, n);
+    sb->len += n;
+    sb->data[sb->len] = '\0';
+}
 
 void loom__sb_printf(loom_strbuf *sb, const char *fmt, ...)
 {
@@ -22,16 +52,8 @@ void loom__sb_printf(loom_strbuf *sb, const char *fmt, ...)
             sb->len += (size_t)w;
             return;
         }
-        size_t cap = sb->cap ? sb->cap * 2 : 1024;
-        while (cap < sb->len + (size_t)w + 1)
-            cap *= 2;
-        char *grown = realloc(sb->data, cap);
-        if (!grown) {
-            sb->failed = true;
+        if (!reserve(sb, (size_t)w))
             return;
-        }
-        sb->data = grown;
-        sb->cap = cap;
     }
 }
 

@@ -16,6 +16,8 @@ void loom__sb_printf(loom_strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* Appends n bytes (binary-safe). */
+void loom__sb_append(loom_strbuf *sb, const void *p, size_t n);
 /* Returns the string (caller frees) or NULL if any append failed; resets sb. */
 char *loom__sb_take(loom_strbuf *sb);
 void loom__sb_free(loom_strbuf *sb);
