@@ -182,6 +182,13 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
 loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_options *opts)
 {
     loom_walk w = *wp;
+    for (int i = 0; i < w.n; i++) {
+        if (loom__ops[w.v[i].node->op].kind == LOOM_OPK_REDUCE && !loom__is_input(w.v[i].node)) {
+            loom__error(LOOM_ERR_UNSUPPORTED, fn, "%s reductions cannot be planned yet",
+                        loom__ops[w.v[i].node->op].name);
+            return NULL;
+        }
+    }
     decide(&w, opts);
 
     loom_plan *p = calloc(1, sizeof *p);

@@ -25,7 +25,10 @@ typedef enum loom_opkind {
      * exactly the node's shape, or is a 0-d SCALAR leaf (a kernel argument, broadcast for
      * free); any other input that broadcast is a VIEW (loom__broadcast_to), so the node itself
      * is a pure function of one flat index. Inputs are cast to cdtype. */
-    LOOM_OPK_EW
+    LOOM_OPK_EW,
+    /* A reduction of its one input over the axes in param.i[0] (bitmask of input axes), with
+     * keepdims in param.i[1]; the node's shape is the result's. Accumulates in cdtype. */
+    LOOM_OPK_REDUCE
 } loom_opkind;
 
 typedef struct loom_opinfo {
