@@ -14,7 +14,7 @@
 #define SUMMARY_MAX 64
 
 typedef struct plan_clusters {
-    const loom_plan *plan;
+    loom_plan *plan;
     loom_ptrmap kernel_of; /* node -> first kernel whose nodes list holds it */
     char label[sizeof(((loom_kernel *)0)->name) + SUMMARY_MAX + 32];
 } plan_clusters;
@@ -56,7 +56,7 @@ static int dump(FILE *out, loom_array *const *arrays, int n)
     int rc = clusters ? loom__dump_dot_clustered(out, arrays, n, cluster_of, cluster_label, &c)
                       : loom__dump_dot_clustered(out, arrays, n, NULL, NULL, NULL);
     loom__ptrmap_free(&c.kernel_of);
-    loom__plan_free((loom_plan *)c.plan);
+    loom__plan_free(c.plan);
     return rc;
 }
 

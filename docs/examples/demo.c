@@ -56,7 +56,9 @@ static int measure(const char *fuse, loom_array *x, result *r)
         loom_scope_begin();
         int rc = loom_eval(chain(x));
         loom_scope_end();
-        if (rc || (rc = loom_stream_synchronize(NULL)))
+        if (rc == LOOM_OK)
+            rc = loom_stream_synchronize(NULL);
+        if (rc != LOOM_OK)
             return rc;
         if (i >= 0)
             t[i] = now_ms() - t0;
