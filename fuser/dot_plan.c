@@ -66,7 +66,7 @@ int loom_dump_dot(FILE *out, loom_array *const *arrays, int n)
         loom__error(LOOM_ERR_INVALID, "loom_dump_dot", "the output stream is NULL");
         return LOOM_ERR_INVALID;
     }
-    int rc = loom__dot_check_arrays("loom_dump_dot", arrays, n);
+    int rc = loom__check_array_list("loom_dump_dot", arrays, n);
     return rc ? rc : dump(out, arrays, n);
 }
 
@@ -77,7 +77,7 @@ int loom_dump_dot_file(const char *path, loom_array *const *arrays, int n)
         loom__error(LOOM_ERR_INVALID, fn, "the path is NULL");
         return LOOM_ERR_INVALID;
     }
-    int rc = loom__dot_check_arrays(fn, arrays, n);
+    int rc = loom__check_array_list(fn, arrays, n);
     if (rc)
         return rc;
     FILE *f = fopen(path, "w");

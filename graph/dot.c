@@ -9,7 +9,7 @@
 
 #define FN "loom_dump_dot"
 
-int loom__dot_check_arrays(const char *fn, loom_array *const *arrays, int n)
+int loom__check_array_list(const char *fn, loom_array *const *arrays, int n)
 {
     if (n < 0 || (n > 0 && !arrays)) {
         loom__error(LOOM_ERR_INVALID, fn, "invalid array list (n = %d)", n);
@@ -259,7 +259,7 @@ int loom__dump_dot_clustered(FILE *out, loom_array *const *arrays, int n,
         loom__error(LOOM_ERR_INVALID, FN, "the output stream is NULL");
         return LOOM_ERR_INVALID;
     }
-    int rc = loom__dot_check_arrays(FN, arrays, n);
+    int rc = loom__check_array_list(FN, arrays, n);
     if (rc)
         return rc;
     dot_graph g = {0};
