@@ -45,7 +45,7 @@ static int dump(FILE *out, loom_array *const *arrays, int n)
 {
     plan_clusters c = {0};
     loom_fuse_options o = loom__fuse_options_default();
-    c.plan = loom__plan_build("loom_dump_dot", arrays, n, &o);
+    c.plan = n > 0 ? loom__plan_build("loom_dump_dot", arrays, n, &o) : NULL;
     bool clusters = c.plan && loom__ptrmap_init(&c.kernel_of, 64) == 0;
     for (int k = 0; clusters && k < c.plan->nkernels; k++) {
         const loom_kernel *kern = &c.plan->kernels[k];
