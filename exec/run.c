@@ -1,6 +1,7 @@
 /* The executor: uploads host leaves, plans, allocates, compiles (through the caches) and
  * launches on the current stream; then hands each result its buffer. */
 #include "plancache.h"
+#include "fuser/dot_plan.h"
 #include "kernels/loom_device_headers.h"
 
 #include <pthread.h>
@@ -52,6 +53,7 @@ const loom__header *loom__device_headers(int *count)
 
 static int eval_locked(const char *fn, loom_array *const *arrays, int n)
 {
+    loom__dump_dot_env(arrays, n);
     int device, rc = loom__device_current(fn, &device);
     if (rc)
         return rc;
