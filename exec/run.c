@@ -119,26 +119,9 @@ done:
     return rc;
 }
 
-static int check_arrays(const char *fn, loom_array *const *arrays, int n)
-{
-    if (n < 0 || (n > 0 && !arrays)) {
-        loom__error(LOOM_ERR_INVALID, fn, "invalid array list (n = %d)", n);
-        return LOOM_ERR_INVALID;
-    }
-    for (int i = 0; i < n; i++) {
-        if (!arrays[i]) {
-            /* A NULL from a failed op: keep its error, which says what went wrong first. */
-            if (!loom_last_error())
-                loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL", i);
-            return LOOM_ERR_INVALID;
-        }
-    }
-    return LOOM_OK;
-}
-
 static int eval_arrays(const char *fn, loom_array *const *arrays, int n)
 {
-    int rc = check_arrays(fn, arrays, n);
+    int rc = loom__check_array_list(fn, arrays, n);
     if (rc)
         return rc;
     bool pending = false;
@@ -179,7 +162,7 @@ static int read_back(const char *fn, loom_array *a, void *dst, size_t nbytes)
 int loom_get(loom_array *a, void *dst, size_t dst_bytes)
 {
     static const char fn[] = "loom_get";
-    if (check_arrays(fn, &a, 1))
+    if (loom__check_array_list(fn, &a, 1))
         return LOOM_ERR_INVALID;
     size_t need = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
     if (!dst && need) {
@@ -197,7 +180,7 @@ int loom_get(loom_array *a, void *dst, size_t dst_bytes)
 void *loom_asnumpy(loom_array *a, size_t *nbytes)
 {
     static const char fn[] = "loom_asnumpy";
-    if (check_arrays(fn, &a, 1))
+    if (loom__check_array_list(fn, &a, 1))
         return NULL;
     size_t need = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
     void *host = malloc(need ? need : 1);
@@ -217,7 +200,7 @@ void *loom_asnumpy(loom_array *a, size_t *nbytes)
 int loom_item(loom_array *a, double *out)
 {
     static const char fn[] = "loom_item";
-    if (check_arrays(fn, &a, 1))
+    if (loom__check_array_list(fn, &a, 1))
         return LOOM_ERR_INVALID;
     if (!out) {
         loom__error(LOOM_ERR_INVALID, fn, "out is NULL");

@@ -9,22 +9,6 @@
 
 #define FN "loom_dump_dot"
 
-int loom__check_array_list(const char *fn, loom_array *const *arrays, int n)
-{
-    if (n < 0 || (n > 0 && !arrays)) {
-        loom__error(LOOM_ERR_INVALID, fn, "invalid array list (n = %d)", n);
-        return LOOM_ERR_INVALID;
-    }
-    for (int i = 0; i < n; i++) {
-        if (!arrays[i]) {
-            if (!loom_last_error())
-                loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL", i);
-            return LOOM_ERR_INVALID;
-        }
-    }
-    return LOOM_OK;
-}
-
 /* ---- the walk ---- */
 
 typedef struct dot_graph {

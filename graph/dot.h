@@ -14,9 +14,5 @@ int loom__dump_dot_clustered(FILE *out, loom_array *const *arrays, int n,
                              int (*cluster_of)(void *ctx, const loom_array *node),
                              const char *(*cluster_label)(void *ctx, int k), void *ctx);
 
-/* Checks an array list argument under fn: n >= 0, arrays non-NULL when n > 0, and no NULL
- * entry; a NULL entry keeps the error that made it NULL (or records one). Returns LOOM_OK or
- * LOOM_ERR_INVALID. */
-int loom__check_array_list(const char *fn, loom_array *const *arrays, int n);
 
 #endif /* LOOM_GRAPH_DOT_H */

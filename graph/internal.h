@@ -118,6 +118,9 @@ loom_array *loom__node_finish_unscoped(loom_array *n);
 void loom__node_set_buffer(loom_array *n, loom_buffer *buf);
 /* Hands an existing reference to the current scope, as loom__node_finish does. Returns a. */
 loom_array *loom__adopt(loom_array *a);
+/* Checks a list of arrays passed to a public call: LOOM_ERR_INVALID for a bad list; for a NULL
+ * entry too, keeping the error of the failed op that made it NULL (else "array i is NULL"). */
+int loom__check_array_list(const char *fn, loom_array *const *arrays, int n);
 /* Follows VIEW nodes to the array they index (a non-view). */
 loom_array *loom__view_base(loom_array *a);
 

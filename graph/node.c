@@ -291,6 +291,25 @@ loom_array *loom__view_base(loom_array *a)
     return a;
 }
 
+/* ---- argument checks ---- */
+
+int loom__check_array_list(const char *fn, loom_array *const *arrays, int n)
+{
+    if (n < 0 || (n > 0 && !arrays)) {
+        loom__error(LOOM_ERR_INVALID, fn, "invalid array list (n = %d)", n);
+        return LOOM_ERR_INVALID;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!arrays[i]) {
+            /* A NULL from a failed op: keep its error, which says what went wrong first. */
+            if (!loom_last_error())
+                loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL", i);
+            return LOOM_ERR_INVALID;
+        }
+    }
+    return LOOM_OK;
+}
+
 /* ---- queries ---- */
 
 int loom_ndim(const loom_array *a) { return a ? a->ndim : -1; }
