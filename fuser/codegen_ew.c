@@ -30,10 +30,11 @@ typedef struct ctx {
     int *nodes;     /* computed nodes, topological order */
     int nnodes;
     operand *ops;   /* external values */
-    int nops;
+    int nops, cap_ops;
     int *op_of;     /* walk index -> operand index, -1 */
     int *local;     /* walk index -> SSA number in this kernel, so equal structures give
                        equal source wherever they sit in the graph */
+    int nlisted;    /* nodes collect() marked, for resetting the scratch */
     int rank;       /* collapsed domain rank */
     int64_t dims[LOOM_MAXDIMS];
     int64_t n;
@@ -122,12 +123,28 @@ static int arg_value(ctx *c, const loom_array *a)
 
 /* ---- collecting what the kernel computes and reads ---- */
 
+/* Adds an operand; -1 when memory runs out (then c->params.failed is set). */
 static int add_operand(ctx *c, int node, src_kind kind, int buffer)
 {
+    if (c->nops == c->cap_ops) {
+        int cap = c->cap_ops ? c->cap_ops * 2 : 16;
+        operand *grown = realloc(c->ops, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            c->params.failed = true;
+            return -1;
+        }
+        c->ops = grown;
+        c->cap_ops = cap;
+    }
     int i = c->nops++;
     c->ops[i] = (operand){.node = node, .kind = kind, .buffer = buffer};
     c->op_of[node] = i;
     return i;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
 }
 
 static bool is_buffered(const loom_walk_node *v, int group)
@@ -150,15 +167,14 @@ static void classify_input(ctx *c, int j, int group)
 static int collect(ctx *c, const int *roots, int nroots, int group)
 {
     const loom_walk *w = c->w;
-    int *stack = malloc((size_t)(w->n + 1) * sizeof *stack);
-    if (!stack)
-        return -1;
+    /* c->nodes doubles as the stack: everything pushed stays listed, popped or not. */
+    int *stack = c->nodes, top = 0;
     for (int r = 0; r < nroots; r++) {
-        int top = 0;
+        int next = top;
         stack[top++] = roots[r];
         c->mark[roots[r]] = 1;
-        while (top) {
-            int i = stack[--top];
+        while (next < top) {
+            int i = stack[next++];
             loom_array *a = w->v[i].node;
             if (a->op == LOOM_OP_VIEW)
                 continue; /* its base is read through the view, never computed here */
@@ -173,11 +189,9 @@ static int collect(ctx *c, const int *roots, int nroots, int group)
             }
         }
     }
-    free(stack);
     /* Topological order is walk order. */
-    for (int i = 0; i < w->n; i++)
-        if (c->mark[i])
-            c->nodes[c->nnodes++] = i;
+    qsort(stack, (size_t)top, sizeof *stack, by_index);
+    c->nnodes = c->nlisted = top;
     /* Operands: values read but not computed here. Views become accesses. */
     for (int t = 0; t < c->nnodes; t++) {
         int i = c->nodes[t];
@@ -189,6 +203,8 @@ static int collect(ctx *c, const int *roots, int nroots, int group)
                             : is_buffered(base, group) || base->materialize ? SRC_STRIDED
                                                                                 : SRC_GEN_STRIDED;
             int o = add_operand(c, i, kind, kind == SRC_STRIDED ? base->buffer : -1);
+            if (o < 0)
+                return -1;
             c->ops[o].offset = a->offset;
             c->mark[i] = 0; /* a view is read, not computed */
             continue;
@@ -516,19 +532,25 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
                               const int *roots, int nroots, loom_kernel *k)
 {
     ctx c = {.w = w, .plan = plan, .k = k};
-    c.mark = calloc((size_t)w->n, sizeof *c.mark);
-    c.nodes = malloc((size_t)w->n * sizeof *c.nodes);
-    c.ops = malloc((size_t)w->n * sizeof *c.ops);
-    c.op_of = malloc((size_t)w->n * sizeof *c.op_of);
-    c.local = malloc((size_t)w->n * sizeof *c.local);
+    loom_walk *mw = (loom_walk *)w; /* only its scratch arrays change, and are restored */
+    if (!mw->mark) {
+        mw->mark = calloc((size_t)w->n + 1, sizeof *mw->mark);
+        mw->op_of = malloc(((size_t)w->n + 1) * sizeof *mw->op_of);
+        mw->local = malloc(((size_t)w->n + 1) * sizeof *mw->local);
+        mw->list = malloc(((size_t)w->n + 1) * sizeof *mw->list);
+        for (int i = 0; mw->op_of && i < w->n; i++)
+            mw->op_of[i] = -1;
+    }
+    c.mark = mw->mark;
+    c.op_of = mw->op_of;
+    c.local = mw->local;
+    c.nodes = mw->list;
     int *out_param = malloc((size_t)nroots * sizeof *out_param);
     loom_strbuf sb = {0}, summary = {0};
     int rc = -1;
-    if (!c.mark || !c.nodes || !c.ops || !c.op_of || !c.local || !out_param)
+    if (!c.mark || !c.nodes || !c.op_of || !c.local || !out_param)
         goto done;
-    for (int i = 0; i < w->n; i++)
-        c.op_of[i] = -1;
-    if (collect(&c, roots, nroots, w->v[roots[0]].group))
+    if (collect(&c, roots, nroots, w->v[roots[0]].group) || c.params.failed)
         goto done;
     /* Roots that are plain operands (a requested view or scalar) are still stored. */
     const loom_array *domain = w->v[roots[0]].node;
@@ -568,6 +590,8 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
             continue;
         if (a->op == LOOM_OP_SCALAR || loom__ops[a->op].kind == LOOM_OPK_GEN) {
             int o = add_operand(&c, i, SRC_NONE, -1);
+            if (o < 0)
+                goto done;
             c.ops[o].param = a->op == LOOM_OP_SCALAR ? arg_value(&c, a) : gen_params(&c, a);
         }
     }
@@ -694,11 +718,12 @@ done:
         loom__sb_free(&c.params);
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while generating a kernel");
     }
-    free(c.mark);
-    free(c.nodes);
+    /* Leave the scratch as found: marks 0, operand and SSA maps -1. */
+    for (int t = 0; c.mark && t < c.nlisted; t++)
+        c.mark[c.nodes[t]] = 0;
+    for (int o = 0; o < c.nops; o++)
+        c.op_of[c.ops[o].node] = -1;
     free(c.ops);
-    free(c.op_of);
-    free(c.local);
     free(out_param);
     return rc;
 }

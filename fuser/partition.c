@@ -289,12 +289,14 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     free(group_of_root);
     free(group_start);
     free(stack);
+    *wp = w; /* hand back the scratch codegen attached, for loom__walk_free */
     return p;
 fail:
     free(roots);
     free(group_of_root);
     free(group_start);
     free(stack);
+    *wp = w;
     loom__plan_free(p);
     return NULL;
 }

@@ -98,6 +98,10 @@ oom:
 
 void loom__walk_free(loom_walk *w)
 {
+    free(w->mark);
+    free(w->op_of);
+    free(w->local);
+    free(w->list);
     free(w->v);
     loom__ptrmap_free(&w->index);
     *w = (loom_walk){0};

@@ -26,6 +26,9 @@ struct loom_walk {
     loom_ptrmap index; /* node -> position in v */
     loom_array *const *roots; /* the requested arrays, in request order (borrowed) */
     int nroots;
+    /* Code generation scratch, one entry per node, allocated once per walk (not per kernel,
+     * which made planning long chains quadratic) and left all 0 / -1 between kernels. */
+    int *mark, *op_of, *local, *list;
 };
 typedef struct loom_walk loom_walk;
 
