@@ -58,8 +58,9 @@ static char *dev_kernel_source(void)
     dev_printf(&b, "#include \"loom_device.cuh\"\n"
                    "template <class R> __device__ void loom_t_store(unsigned char *o, int *t, R r)"
                    " {\n"
-                   "    const unsigned char *p = (const unsigned char *)&r;\n"
-                   "    for (int k = 0; k < (int)sizeof(R); ++k) o[k] = p[k];\n"
+                   /* memcpy, not a char-pointer loop: on the H200 the loop wrote byte 0 of a
+                    * __half result as the value saturated to uint8 (measured, 2026-11-21). */
+                   "    memcpy(o, &r, sizeof(R));\n"
                    "    *t = loom_dtype_id<R>::value;\n"
                    "}\n"
                    "#define STORE(e) loom_t_store(out + %d * (long long)i, tid + i, e); break\n",
