@@ -23,6 +23,9 @@ if [ "$what" = test ]; then
         --leak-check full --error-exitcode 3 ./build/tests/gpu_test_elementwise \
         >"$OUT/memcheck.log" 2>&1
     echo "memcheck exit $? : $(grep -E 'ERROR SUMMARY|checks' "$OUT/memcheck.log" | tr '\n' ' ')"
+    (cd "$OUT" && "$OLDPWD/build/demo") >"$OUT/demo.log" 2>&1
+    echo "demo exit $?"; tail -12 "$OUT/demo.log"
+    ./build/record_overhead | tee "$OUT/record_overhead.log"
     exit 0
 fi
 
