@@ -8,6 +8,7 @@
  * `dot -Tsvg`. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "inputs.h"
 #include "dot.h"
 #include "fuser/plan.h"
 #include "internal.h"
@@ -21,16 +22,6 @@
 static const char *golden_names[16];
 static int ngolden;
 
-static loom_array *input(int ndim, const int64_t *shape, loom_dtype dt)
-{
-    int64_t size = 1;
-    for (int i = 0; i < ndim; i++)
-        size *= shape[i];
-    void *data = calloc((size_t)(size ? size : 1), loom_dtype_size(dt));
-    loom_array *a = loom_asarray(data, dt, ndim, shape);
-    free(data);
-    return a;
-}
 
 /* loom_dump_dot's output as a malloc'd string (NULL if it failed). */
 static char *dump(loom_array *const *arrays, int n)
@@ -131,7 +122,7 @@ static char *check_golden(const char *name, loom_array *const *arrays, int n)
 static void test_chain(void)
 {
     loom_scope_begin();
-    loom_array *x = input(1, (int64_t[]){8}, LOOM_FLOAT32);
+    loom_array *x = test_input(1, (int64_t[]){8}, LOOM_FLOAT32);
     loom_array *y = loom_add_scalar(loom_mul_scalar(loom_sin(x), 2.0), 1.0);
     char *d = check_golden("chain", &y, 1);
     CHECK_EQ_INT(count(d, "subgraph cluster_"), 1);
@@ -151,7 +142,7 @@ static void test_chain(void)
 static void test_diamond_and_outputs(void)
 {
     loom_scope_begin();
-    loom_array *x = input(2, (int64_t[]){4, 5}, LOOM_FLOAT64);
+    loom_array *x = test_input(2, (int64_t[]){4, 5}, LOOM_FLOAT64);
     loom_array *s = loom_sin(x);
     loom_array *y = loom_add(loom_multiply(s, s), loom_cos(s));
     char *d = check_golden("diamond", &y, 1);
@@ -162,7 +153,7 @@ static void test_diamond_and_outputs(void)
     free(d);
 
     /* Two requested results over one domain: one kernel with two outputs. */
-    loom_array *w = input(2, (int64_t[]){4, 5}, LOOM_FLOAT64);
+    loom_array *w = test_input(2, (int64_t[]){4, 5}, LOOM_FLOAT64);
     loom_array *outs[2] = {loom_add(x, w), loom_multiply(loom_sin(x), w)};
     d = check_golden("outputs", outs, 2);
     CHECK_EQ_INT(count(d, "subgraph cluster_"), 1);
@@ -175,8 +166,8 @@ static void test_diamond_and_outputs(void)
 static void test_views(void)
 {
     loom_scope_begin();
-    loom_array *m = input(2, (int64_t[]){3, 4}, LOOM_FLOAT32);
-    loom_array *b = input(1, (int64_t[]){3}, LOOM_FLOAT32);
+    loom_array *m = test_input(2, (int64_t[]){3, 4}, LOOM_FLOAT32);
+    loom_array *b = test_input(1, (int64_t[]){3}, LOOM_FLOAT32);
     loom_array *t = loom_flip(loom_transpose(m, NULL), (int[]){0}, 1);
     loom_array *y = loom_multiply(t, loom_expand_dims(b, 0));
     char *d = check_golden("views", &y, 1);
@@ -196,7 +187,7 @@ static void test_views(void)
 static void test_scalars_and_generators(void)
 {
     loom_scope_begin();
-    loom_array *x = input(1, (int64_t[]){4}, LOOM_INT32);
+    loom_array *x = test_input(1, (int64_t[]){4}, LOOM_INT32);
     loom_array *a = loom_add(x, loom_scalar_int(3));
     loom_array *f = loom_multiply(loom_astype(a, LOOM_FLOAT32), loom_scalar(2.5));
     loom_array *g = loom_add(f, loom_scalar_typed(0.1, LOOM_FLOAT64));
@@ -227,7 +218,7 @@ static void test_scalars_and_generators(void)
 static void test_two_kernels(void)
 {
     loom_scope_begin();
-    loom_array *m = input(2, (int64_t[]){16, 16}, LOOM_FLOAT32);
+    loom_array *m = test_input(2, (int64_t[]){16, 16}, LOOM_FLOAT32);
     loom_array *y = loom_add(loom_transpose(loom_multiply(m, m), NULL), m);
     char *d = check_golden("two_kernels", &y, 1);
     CHECK_EQ_INT(count(d, "subgraph cluster_"), 2);
@@ -256,7 +247,7 @@ static void test_materialised(void)
     static loom_buffer fake = {.free_fn = no_free, .ptr = storage, .bytes = sizeof storage};
     atomic_init(&fake.refcount, 1);
     loom_scope_begin();
-    loom_array *x = input(1, (int64_t[]){64}, LOOM_FLOAT32);
+    loom_array *x = test_input(1, (int64_t[]){64}, LOOM_FLOAT32);
     loom_array *s = loom_sin(x);
     s->buffer = &fake; /* as if evaluated; its inputs are no longer drawn */
     loom_array *y = loom_add(loom_mul_scalar(s, 2.0), loom_cos(s));
@@ -271,7 +262,7 @@ static void test_materialised(void)
 static void test_unfused(void)
 {
     loom_scope_begin();
-    loom_array *x = input(1, (int64_t[]){8}, LOOM_FLOAT32);
+    loom_array *x = test_input(1, (int64_t[]){8}, LOOM_FLOAT32);
     loom_array *y = loom_add_scalar(loom_mul_scalar(loom_sin(x), 2.0), 1.0);
     setenv("LOOM_FUSE", "0", 1);
     char *d = check_golden("unfused", &y, 1);
@@ -297,7 +288,7 @@ static int everything_in_0(void *ctx, const loom_array *a)
 static void test_clustered_and_errors(void)
 {
     loom_scope_begin();
-    loom_array *x = input(1, (int64_t[]){8}, LOOM_FLOAT32);
+    loom_array *x = test_input(1, (int64_t[]){8}, LOOM_FLOAT32);
     loom_array *y = loom_sin(x);
     char *text = NULL;
     size_t len = 0;
@@ -326,7 +317,7 @@ static void test_clustered_and_errors(void)
     CHECK_EQ_INT(loom_dump_dot(stdout, with_null, 2), LOOM_ERR_INVALID);
     CHECK_STR(loom_last_error(), "loom_dump_dot: array 1 is NULL");
     /* A NULL from a failed op keeps the error that explains it. */
-    loom_array *bad = loom_add(x, input(1, (int64_t[]){3}, LOOM_FLOAT32));
+    loom_array *bad = loom_add(x, test_input(1, (int64_t[]){3}, LOOM_FLOAT32));
     CHECK_EQ_INT(loom_dump_dot(stdout, &bad, 1), LOOM_ERR_INVALID);
     CHECK(strstr(loom_last_error(), "loom_add: shapes (8,) and (3,)") != NULL);
 
@@ -341,7 +332,7 @@ static void test_clustered_and_errors(void)
 /* A chain of n negatives of a fresh input (a new reference). */
 static loom_array *long_chain(int n)
 {
-    loom_array *x = input(1, (int64_t[]){16}, LOOM_FLOAT32);
+    loom_array *x = test_input(1, (int64_t[]){16}, LOOM_FLOAT32);
     for (int i = 0; i < n; i++) {
         loom_array *next = loom_negative(x);
         loom_release(x);
@@ -376,7 +367,7 @@ static void test_dump_env(void)
     CHECK(tmpdir_make(dir, sizeof dir) != NULL);
     setenv("LOOM_DUMP_DOT", dir, 1);
     loom_scope_begin();
-    loom_array *x = input(1, (int64_t[]){8}, LOOM_FLOAT32);
+    loom_array *x = test_input(1, (int64_t[]){8}, LOOM_FLOAT32);
     loom_array *y = loom_add_scalar(loom_mul_scalar(loom_sin(x), 2.0), 1.0);
     loom_array *z = loom_cos(x);
     char *want_y = dump(&y, 1), *want_z = dump(&z, 1);

@@ -1,5 +1,6 @@
 /* Fusion decisions, checked by counting the kernels of a plan (no GPU needed). */
 #include "check.h"
+#include "inputs.h"
 #include "fuser/plan.h"
 
 #include <stdlib.h>
@@ -23,21 +24,11 @@ static int kernels(loom_array *const *arrays, int n, bool fuse)
     return k;
 }
 
-static loom_array *input(int ndim, const int64_t *shape, loom_dtype dt)
-{
-    int64_t size = 1;
-    for (int i = 0; i < ndim; i++)
-        size *= shape[i];
-    void *data = calloc((size_t)(size ? size : 1), loom_dtype_size(dt));
-    loom_array *a = loom_asarray(data, dt, ndim, shape);
-    free(data);
-    return a;
-}
 
 static void test_chain(void)
 {
     loom_scope_begin();
-    loom_array *x = input(1, (int64_t[]){1000}, LOOM_FLOAT32);
+    loom_array *x = test_input(1, (int64_t[]){1000}, LOOM_FLOAT32);
     loom_array *y = x;
     for (int i = 0; i < 5; i++)
         y = loom_add_scalar(loom_mul_scalar(y, 1.0001), 0.5);
@@ -56,12 +47,12 @@ static void test_chain(void)
 static void test_views_and_broadcasts(void)
 {
     loom_scope_begin();
-    loom_array *m = input(2, (int64_t[]){64, 64}, LOOM_FLOAT32);
+    loom_array *m = test_input(2, (int64_t[]){64, 64}, LOOM_FLOAT32);
     loom_array *t = loom_add(loom_transpose(m, NULL), m);
     CHECK_EQ_INT(kernels(&t, 1, true), 1); /* x.T + x on an input */
 
-    loom_array *a = input(1, (int64_t[]){300}, LOOM_FLOAT64);
-    loom_array *b = input(1, (int64_t[]){200}, LOOM_FLOAT64);
+    loom_array *a = test_input(1, (int64_t[]){300}, LOOM_FLOAT64);
+    loom_array *b = test_input(1, (int64_t[]){200}, LOOM_FLOAT64);
     loom_array *outer = loom_multiply(loom_expand_dims(a, 1), loom_expand_dims(b, 0));
     CHECK_SHAPE(outer, 2, ((int64_t[]){300, 200}));
     CHECK_EQ_INT(kernels(&outer, 1, true), 1); /* a[:,None] * b[None,:] */
@@ -80,11 +71,11 @@ static void test_views_and_broadcasts(void)
 static void test_eval_many(void)
 {
     loom_scope_begin();
-    loom_array *x = input(2, (int64_t[]){100, 10}, LOOM_FLOAT32);
-    loom_array *y = input(2, (int64_t[]){100, 10}, LOOM_FLOAT32);
+    loom_array *x = test_input(2, (int64_t[]){100, 10}, LOOM_FLOAT32);
+    loom_array *y = test_input(2, (int64_t[]){100, 10}, LOOM_FLOAT32);
     loom_array *same[2] = {loom_add(x, y), loom_multiply(loom_sin(x), y)};
     CHECK_EQ_INT(kernels(same, 2, true), 1);
-    loom_array *row = input(1, (int64_t[]){10}, LOOM_FLOAT32);
+    loom_array *row = test_input(1, (int64_t[]){10}, LOOM_FLOAT32);
     loom_array *diff[2] = {loom_add(x, y), loom_sqrt(row)};
     CHECK_EQ_INT(kernels(diff, 2, true), 2);
     /* A result that reads another through identity joins its kernel. */
@@ -97,7 +88,7 @@ static void test_eval_many(void)
 static void test_generators_and_scalars(void)
 {
     loom_scope_begin();
-    loom_array *x = input(1, (int64_t[]){4096}, LOOM_FLOAT32);
+    loom_array *x = test_input(1, (int64_t[]){4096}, LOOM_FLOAT32);
     loom_array *y = loom_add(x, loom_ones(1, (int64_t[]){4096}, LOOM_FLOAT32));
     loom_fuse_options o = opts(true);
     loom_plan *p = loom__plan_build("test", &y, 1, &o);
@@ -118,7 +109,7 @@ static void test_generators_and_scalars(void)
 static void test_chain_cut_and_budgets(void)
 {
     loom_scope_begin();
-    loom_array *x = input(1, (int64_t[]){1024}, LOOM_FLOAT32);
+    loom_array *x = test_input(1, (int64_t[]){1024}, LOOM_FLOAT32);
     loom_array *y = x;
     for (int i = 0; i < 500; i++)
         y = loom_add_scalar(loom_mul_scalar(y, 1.0001), 0.5);
@@ -140,9 +131,9 @@ static void test_chain_cut_and_budgets(void)
     loom__plan_free(p);
 
     /* A sum of 40 distinct inputs needs more than one kernel (input budget). */
-    loom_array *acc = input(1, (int64_t[]){64}, LOOM_FLOAT32);
+    loom_array *acc = test_input(1, (int64_t[]){64}, LOOM_FLOAT32);
     for (int i = 0; i < 40; i++)
-        acc = loom_add(acc, input(1, (int64_t[]){64}, LOOM_FLOAT32));
+        acc = loom_add(acc, test_input(1, (int64_t[]){64}, LOOM_FLOAT32));
     int k = kernels(&acc, 1, true);
     CHECK(k >= 2);
     loom_scope_end();
@@ -151,8 +142,8 @@ static void test_chain_cut_and_budgets(void)
 static void test_specialised_on_structure_only(void)
 {
     loom_scope_begin();
-    loom_array *x1 = input(1, (int64_t[]){1000}, LOOM_FLOAT32);
-    loom_array *x2 = input(1, (int64_t[]){5000}, LOOM_FLOAT32);
+    loom_array *x1 = test_input(1, (int64_t[]){1000}, LOOM_FLOAT32);
+    loom_array *x2 = test_input(1, (int64_t[]){5000}, LOOM_FLOAT32);
     loom_array *y1 = loom_mul_scalar(loom_sin(x1), 2.0);
     loom_array *y2 = loom_mul_scalar(loom_sin(x2), 3.0);
     loom_fuse_options o = opts(true);
@@ -168,7 +159,7 @@ static void test_specialised_on_structure_only(void)
     loom__plan_free(p2);
 
     /* A contiguous 3-d sum collapses to one flat dimension; a transposed one does not. */
-    loom_array *a = input(3, (int64_t[]){4, 5, 6}, LOOM_FLOAT64);
+    loom_array *a = test_input(3, (int64_t[]){4, 5, 6}, LOOM_FLOAT64);
     loom_array *flat = loom_add(a, a);
     loom_array *tr = loom_add(loom_transpose(a, (int[]){0, 2, 1}), loom_ones(3, (int64_t[]){4, 6, 5}, LOOM_FLOAT64));
     p1 = loom__plan_build("test", &flat, 1, &o);
