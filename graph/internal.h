@@ -144,6 +144,14 @@ loom_array *loom__broadcast_to(const char *fn, loom_array *a, int ndim, const in
  * internal temporaries such as the operand of loom_X_scalar. */
 loom_array *loom__weak_float_unscoped(const char *fn, double value);
 
+/* ---- reductions (graph/reduce_core.c) ---- */
+
+/* A REDUCE node of op over the input axes in the bitmask axes (bit i: axis i), keeping them as
+ * size 1 with keepdims; it accumulates in acc and yields out. Callers validate the axes and
+ * dtypes; this only records (NULL on out of memory). */
+loom_array *loom__reduce(const char *fn, loom_op op, loom_array *a, uint32_t axes, bool keepdims,
+                         loom_dtype acc, loom_dtype out);
+
 /* ---- dtypes (graph/dtype.c) ---- */
 
 bool loom__dtype_valid(int dt);

@@ -208,6 +208,8 @@ loom_array *loom__node_finish_unscoped(loom_array *n)
     }
     if (n->op == LOOM_OP_ROUND)
         h = mix(h, (uint64_t)n->param.i[0]);
+    if (loom__ops[n->op].kind == LOOM_OPK_REDUCE)
+        h = mix(mix(h, (uint64_t)n->param.i[0]), (uint64_t)n->param.i[1]);
     n->hash = h;
     return n;
 }
