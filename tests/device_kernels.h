@@ -58,9 +58,12 @@ static char *dev_kernel_source(void)
     dev_printf(&b, "#include \"loom_device.cuh\"\n"
                    "template <class R> __device__ void loom_t_store(unsigned char *o, int *t, R r)"
                    " {\n"
-                   /* memcpy, not a char-pointer loop: on the H200 the loop wrote byte 0 of a
-                    * __half result as the value saturated to uint8 (measured, 2026-11-21). */
-                   "    memcpy(o, &r, sizeof(R));\n"
+                   /* A store of R itself, as generated kernels do (the 16-byte slots of a
+                    * cudaMalloc'd buffer are aligned for every lt_ type). Byte stores of a
+                    * __half or __nv_bfloat16 (char loop, or memcpy to a char pointer) are
+                    * miscompiled by ptxas 13.0 for sm_90: byte 0 becomes
+                    * F2I.U8.F16.TRUNC of the register, i.e. the value saturated to uint8. */
+                   "    *reinterpret_cast<R *>(o) = r;\n"
                    "    *t = loom_dtype_id<R>::value;\n"
                    "}\n"
                    "#define STORE(e) loom_t_store(out + %d * (long long)i, tid + i, e); break\n",
