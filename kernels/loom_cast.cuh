@@ -47,12 +47,17 @@ template <class T> struct loom__to_int {
     static LOOM__D T from(bool x) { return (T)(x ? 1 : 0); }
     static LOOM__D T from(long long x) { return (T)x; }
     static LOOM__D T from(unsigned long long x) { return (T)x; }
+    /* NaN -> 0 (docs/semantics.md): CUDA's 64-bit conversions give 0x8000000000000000. */
     static LOOM__D T from(float x) {
+        if (x != x)
+            return (T)0;
         if (sizeof(T) == 8 && !loom__int<T>::is_signed && x >= 9223372036854775808.0f)
             return (T)__float2ull_rz(x);
         return (T)__float2ll_rz(x);
     }
     static LOOM__D T from(double x) {
+        if (x != x)
+            return (T)0;
         if (sizeof(T) == 8 && !loom__int<T>::is_signed && x >= 9223372036854775808.0)
             return (T)__double2ull_rz(x);
         return (T)__double2ll_rz(x);
