@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the built Loom into a temporary prefix, then builds a user's project against it twice:
+# with CMake's find_package(Loom) and with pkg-config.
+# usage: install_check.sh BUILD_DIR SOURCE_DIR [SANITIZE]  (ON: Loom was built with ASan/UBSan,
+# so the user's program links their runtimes too)
+set -euo pipefail
+build=$1 src=$2 sanitize=${3:-OFF}
+san=""
+if [ "$sanitize" = ON ]; then san="-fsanitize=address,undefined"; fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+cmake -S "$src/tests/install_project" -B "$tmp/user" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+    -DCUDAToolkit_ROOT="${CUDAToolkit_ROOT:-/usr/local/cuda}" -DCMAKE_C_FLAGS="$san" \
+    -DCMAKE_EXE_LINKER_FLAGS="$san" >/dev/null
+cmake --build "$tmp/user" >/dev/null
+"$tmp/user/loom_user"
+if command -v pkg-config >/dev/null; then
+    lib=$(ls -d "$tmp"/prefix/lib* | head -1)
+    cudalib=$(dirname "$(find "${CUDAToolkit_ROOT:-/usr/local/cuda}/" -name 'libcudart.so' | head -1)")
+    flags=$(PKG_CONFIG_PATH="$lib/pkgconfig" pkg-config --cflags --libs loom)
+    # shellcheck disable=SC2086
+    cc $san -o "$tmp/loom_user_pc" "$src/tests/install_project/main.c" $flags -L"$cudalib" \
+        -Wl,-rpath,"$lib" -Wl,-rpath,"$cudalib"
+    "$tmp/loom_user_pc" | sed 's/^/pkg-config: /'
+fi
