@@ -458,6 +458,29 @@ static void emit_value(ctx *c, loom_strbuf *sb, int i)
     }
 }
 
+/* Defines the macros of the dtype groups the kernel's values have (kernels/loom_types.cuh):
+ * parsing the ops of every dtype was most of a small kernel's compile time. */
+static void emit_needs(const ctx *c, loom_strbuf *sb)
+{
+    bool half = false, complex = false, ints = false;
+    for (int s = 0; s < c->nnodes + c->nops; s++) {
+        int i = s < c->nnodes ? c->nodes[s] : c->ops[s - c->nnodes].node;
+        const loom_array *a = c->w->v[i].node;
+        const loom_dtype dts[2] = {(loom_dtype)a->dtype, (loom_dtype)a->cdtype};
+        for (int k = 0; k < 2; k++) {
+            half |= dts[k] == LOOM_FLOAT16 || dts[k] == LOOM_BFLOAT16;
+            complex |= loom__is_complex(dts[k]);
+            ints |= loom__is_int(dts[k]);
+        }
+    }
+    if (half)
+        loom__sb_printf(sb, "#define LOOM_NEED_HALF\n");
+    if (complex)
+        loom__sb_printf(sb, "#define LOOM_NEED_COMPLEX\n");
+    if (ints)
+        loom__sb_printf(sb, "#define LOOM_NEED_INT\n");
+}
+
 /* Operand loads for element i (scalar path) or lane j of vector group g (vector path). */
 static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
 {
@@ -637,6 +660,7 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     loom__sb_printf(&sb, "// Loom elementwise kernel: %s\n", sum);
     loom__sb_printf(&sb, "// rank %d, %s indexing, %d element%s per step\n", c.rank,
                     c.idx32 ? "32-bit" : "64-bit", c.vec, c.vec > 1 ? "s" : "");
+    emit_needs(&c, &sb);
     loom__sb_printf(&sb, "#include \"loom_device.cuh\"\n");
     loom__sb_printf(&sb, "template <class T, int N> struct alignas(sizeof(T) * N) loom_vec { T v[N]; };\n");
     loom__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%d) @NAME@(\n%s)\n{\n", BLOCK, params);

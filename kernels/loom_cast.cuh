@@ -23,12 +23,22 @@ LOOM__D unsigned long long loom__norm(lt_uint8 x) { return x; }
 LOOM__D unsigned long long loom__norm(lt_uint16 x) { return x; }
 LOOM__D unsigned long long loom__norm(lt_uint32 x) { return x; }
 LOOM__D unsigned long long loom__norm(lt_uint64 x) { return x; }
-LOOM__D float loom__norm(lt_float16 x) { return __half2float(x); }
-LOOM__D float loom__norm(lt_bfloat16 x) { return __bfloat162float(x); }
 LOOM__D float loom__norm(lt_float32 x) { return x; }
 LOOM__D double loom__norm(lt_float64 x) { return x; }
+#ifdef LOOM_NEED_HALF
+LOOM__D float loom__norm(lt_float16 x) { return __half2float(x); }
+LOOM__D float loom__norm(lt_bfloat16 x) { return __bfloat162float(x); }
+#endif
+#ifdef LOOM_NEED_COMPLEX
 LOOM__D loom_c64 loom__norm(lt_complex64 x) { return x; }
 LOOM__D loom_c128 loom__norm(lt_complex128 x) { return x; }
+/* complex -> any real type but bool: the real part */
+#define LOOM__FROM_COMPLEX(T)                                                                     \
+    static LOOM__D T from(loom_c64 x) { return from(x.re); }                                      \
+    static LOOM__D T from(loom_c128 x) { return from(x.re); }
+#else
+#define LOOM__FROM_COMPLEX(T)
+#endif
 
 template <class To> struct loom__to;
 
@@ -38,8 +48,10 @@ template <> struct loom__to<lt_bool> {
     static LOOM__D bool from(unsigned long long x) { return x != 0; }
     static LOOM__D bool from(float x) { return x != 0.0f; }
     static LOOM__D bool from(double x) { return x != 0.0; }
+#ifdef LOOM_NEED_COMPLEX
     static LOOM__D bool from(loom_c64 x) { return x.re != 0.0f || x.im != 0.0f; }
     static LOOM__D bool from(loom_c128 x) { return x.re != 0.0 || x.im != 0.0; }
+#endif
 };
 
 /* The __*_rz intrinsics define NaN -> 0 and saturation, where a C++ cast would be undefined. */
@@ -62,22 +74,21 @@ template <class T> struct loom__to_int {
             return (T)__double2ull_rz(x);
         return (T)__double2ll_rz(x);
     }
-    static LOOM__D T from(loom_c64 x) { return from(x.re); }
-    static LOOM__D T from(loom_c128 x) { return from(x.re); }
+    LOOM__FROM_COMPLEX(T)
 };
 #define LOOM__TO_INT(T)                                                                           \
     template <> struct loom__to<T> : loom__to_int<T> {};
 LOOM__INTS(LOOM__TO_INT)
 #undef LOOM__TO_INT
 
+#ifdef LOOM_NEED_HALF
 template <> struct loom__to<lt_float16> {
     static LOOM__D lt_float16 from(bool x) { return __float2half_rn(x ? 1.0f : 0.0f); }
     static LOOM__D lt_float16 from(long long x) { return __ll2half_rn(x); }
     static LOOM__D lt_float16 from(unsigned long long x) { return __ull2half_rn(x); }
     static LOOM__D lt_float16 from(float x) { return __float2half_rn(x); }
     static LOOM__D lt_float16 from(double x) { return __double2half(x); }
-    static LOOM__D lt_float16 from(loom_c64 x) { return from(x.re); }
-    static LOOM__D lt_float16 from(loom_c128 x) { return from(x.re); }
+    LOOM__FROM_COMPLEX(lt_float16)
 };
 
 template <> struct loom__to<lt_bfloat16> {
@@ -86,9 +97,9 @@ template <> struct loom__to<lt_bfloat16> {
     static LOOM__D lt_bfloat16 from(unsigned long long x) { return __ull2bfloat16_rn(x); }
     static LOOM__D lt_bfloat16 from(float x) { return __float2bfloat16_rn(x); }
     static LOOM__D lt_bfloat16 from(double x) { return __double2bfloat16(x); }
-    static LOOM__D lt_bfloat16 from(loom_c64 x) { return from(x.re); }
-    static LOOM__D lt_bfloat16 from(loom_c128 x) { return from(x.re); }
+    LOOM__FROM_COMPLEX(lt_bfloat16)
 };
+#endif
 
 template <> struct loom__to<lt_float32> {
     static LOOM__D float from(bool x) { return x ? 1.0f : 0.0f; }
@@ -96,8 +107,7 @@ template <> struct loom__to<lt_float32> {
     static LOOM__D float from(unsigned long long x) { return __ull2float_rn(x); }
     static LOOM__D float from(float x) { return x; }
     static LOOM__D float from(double x) { return __double2float_rn(x); }
-    static LOOM__D float from(loom_c64 x) { return x.re; }
-    static LOOM__D float from(loom_c128 x) { return __double2float_rn(x.re); }
+    LOOM__FROM_COMPLEX(float)
 };
 
 template <> struct loom__to<lt_float64> {
@@ -106,10 +116,12 @@ template <> struct loom__to<lt_float64> {
     static LOOM__D double from(unsigned long long x) { return __ull2double_rn(x); }
     static LOOM__D double from(float x) { return x; }
     static LOOM__D double from(double x) { return x; }
-    static LOOM__D double from(loom_c64 x) { return x.re; }
-    static LOOM__D double from(loom_c128 x) { return x.re; }
+    LOOM__FROM_COMPLEX(double)
 };
 
+#undef LOOM__FROM_COMPLEX
+
+#ifdef LOOM_NEED_COMPLEX
 template <class C> struct loom__to_complex {
     typedef typename loom__part<C>::type R;
     template <class X> static LOOM__D C from(X x) {
@@ -127,6 +139,7 @@ template <class C> struct loom__to_complex {
 };
 template <> struct loom__to<lt_complex64> : loom__to_complex<lt_complex64> {};
 template <> struct loom__to<lt_complex128> : loom__to_complex<lt_complex128> {};
+#endif
 
 template <class To, class From> LOOM__D To loom_cast(From x) {
     return loom__to<To>::from(loom__norm(x));

@@ -6,7 +6,8 @@
  * reciprocal by Smith's method exactly as NumPy writes them. The elementary functions follow
  * C99 Annex G for finite inputs, zeros, NaN and the common infinities (NumPy calls the C
  * library's cexp, clog, csqrt, ... on Linux); Kahan's formulas give the inverse functions.
- * docs/semantics.md lists the special values where results may differ from glibc. */
+ * docs/semantics.md lists the special values where results may differ from glibc. Needs
+ * LOOM_NEED_COMPLEX (loom_types.cuh). */
 #ifndef LOOM_COMPLEX_CUH
 #define LOOM_COMPLEX_CUH
 

@@ -11,7 +11,10 @@
 #define LOOM_OPS_CUH
 
 #include "loom_cast.cuh"
+#include "loom_math.cuh"
+#ifdef LOOM_NEED_COMPLEX
 #include "loom_complex.cuh"
+#endif
 
 #define LOOM__UNARY_NAMES(X)                                                                      \
     X(negative) X(positive) X(absolute) X(sign) X(reciprocal) X(square) X(sqrt) X(cbrt) X(exp)    \
@@ -83,13 +86,14 @@ LOOM__D bool loom_bitwise_xor(bool a, bool b) { return a != b; }
     LOOM__D bool loom_logical_or(T a, T b) { return a != T(0) || b != T(0); }                     \
     LOOM__D bool loom_logical_xor(T a, T b) { return (a != T(0)) != (b != T(0)); }
 LOOM__COMPARE(bool)
-LOOM__INTS(LOOM__COMPARE)
 LOOM__FLOATS(LOOM__COMPARE)
-#undef LOOM__COMPARE
 
 /* ---------------------------------------------------------------------------------------- */
 /* Integers: two's-complement wrapping, Python's floor division, no traps                   */
 /* ---------------------------------------------------------------------------------------- */
+
+#ifdef LOOM_NEED_INT
+LOOM__INTS(LOOM__COMPARE)
 
 #define LOOM__U(T) typename loom__int<T>::u
 
@@ -254,6 +258,8 @@ LOOM__D int loom__cmp(lt_uint64 a, lt_int64 b) { return -loom__cmp(b, a); }
 LOOM__MIXED_COMPARE(lt_int64, lt_uint64)
 LOOM__MIXED_COMPARE(lt_uint64, lt_int64)
 #undef LOOM__MIXED_COMPARE
+#endif /* LOOM_NEED_INT */
+#undef LOOM__COMPARE
 
 /* ---------------------------------------------------------------------------------------- */
 /* float32, float64                                                                         */
@@ -340,6 +346,8 @@ LOOM__FLOATS(LOOM__FLOAT_OPS)
 /* float16, bfloat16: float32 arithmetic, one rounding                                      */
 /* ---------------------------------------------------------------------------------------- */
 
+#ifdef LOOM_NEED_HALF
+
 #define LOOM__VIA1(T, name)                                                                       \
     LOOM__D T loom_##name(T x) { return loom__narrow<T>(loom_##name(loom__widen(x))); }
 #define LOOM__VIA1_BOOL(T, name)                                                                  \
@@ -420,10 +428,13 @@ LOOM__VIA2(lt_bfloat16, fmin)
 #undef LOOM__VIA1_BOOL
 #undef LOOM__VIA2
 #undef LOOM__VIA2_BOOL
+#endif /* LOOM_NEED_HALF */
 
 /* ---------------------------------------------------------------------------------------- */
 /* complex64, complex128                                                                    */
 /* ---------------------------------------------------------------------------------------- */
+
+#ifdef LOOM_NEED_COMPLEX
 
 template <class C> LOOM__D bool loom__cnonzero(C z) { return z.re != 0 || z.im != 0; }
 
@@ -491,5 +502,6 @@ template <class C> LOOM__D bool loom__cnonzero(C z) { return z.re != 0 || z.im !
     LOOM__D bool loom_logical_xor(C a, C b) { return loom__cnonzero(a) != loom__cnonzero(b); }
 LOOM__COMPLEXES(LOOM__COMPLEX_OPS)
 #undef LOOM__COMPLEX_OPS
+#endif /* LOOM_NEED_COMPLEX */
 
 #endif /* LOOM_OPS_CUH */

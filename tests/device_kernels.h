@@ -50,12 +50,15 @@ static void dev_printf(dev_buf *b, const char *fmt, ...)
     b->len += (size_t)n;
 }
 
+/* The macros that declare every dtype group of the device headers (kernels/loom_types.cuh). */
+#define DEV_NEED_ALL "#define LOOM_NEED_HALF\n#define LOOM_NEED_COMPLEX\n#define LOOM_NEED_INT\n"
+
 /* The CUDA source of all test kernels (malloc'd). Kernel names: loom_t_<dtype>,
  * loom_c_<dtype>, loom_t_mixed. */
 static char *dev_kernel_source(void)
 {
     dev_buf b = {0};
-    dev_printf(&b, "#include \"loom_device.cuh\"\n"
+    dev_printf(&b, DEV_NEED_ALL "#include \"loom_device.cuh\"\n"
                    "template <class R> __device__ void loom_t_store(unsigned char *o, int *t, R r)"
                    " {\n"
                    /* A store of R itself, as generated kernels do (the 16-byte slots of a
