@@ -56,17 +56,14 @@ LOOM__MATH1(rint)
 LOOM__MATH2(atan2)
 LOOM__D float loom__hypot(float x, float y) { return hypotf(x, y); }
 /* CUDA's double hypot returned inf for hypot(DBL_MAX, 2.5) (measured on an H200 against NumPy's
- * 1.797e308): scale by the larger magnitude, so only a true result above DBL_MAX overflows. */
+ * 1.797e308); elsewhere it is the more accurate one. Near the top of the range, scale by the
+ * larger magnitude, so only a true result above DBL_MAX overflows. */
 LOOM__D double loom__hypot(double x, double y)
 {
     const double a = fabs(x), b = fabs(y);
-    if (isinf(a) || isinf(b))
-        return __longlong_as_double(0x7ff0000000000000ll);
-    if (isnan(a) || isnan(b))
-        return a + b;
     const double hi = a > b ? a : b, lo = a > b ? b : a;
-    if (hi == 0.0)
-        return 0.0;
+    if (!(hi >= 0x1p+1000) || isinf(hi)) /* also NaN and inf: CUDA's rules (inf wins) */
+        return hypot(x, y);
     const double r = __ddiv_rn(lo, hi);
     return __dmul_rn(hi, __dsqrt_rn(__dadd_rn(1.0, __dmul_rn(r, r))));
 }
