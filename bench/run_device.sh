@@ -23,8 +23,6 @@ if [ "$what" = test ]; then
         --leak-check full --error-exitcode 3 ./build/tests/gpu_test_elementwise \
         >"$OUT/memcheck.log" 2>&1
     echo "memcheck exit $? : $(grep -E 'ERROR SUMMARY|checks' "$OUT/memcheck.log" | tr '\n' ' ')"
-    LOOM_EW_UNROLL=4 LOOM_TEST_SKIP_HUGE=1 ./build/tests/gpu_test_elementwise >"$OUT/unroll4.log" 2>&1
-    echo "gpu_test_elementwise with LOOM_EW_UNROLL=4: exit $? ($(tail -1 "$OUT/unroll4.log"))"
     (cd "$OUT" && "$OLDPWD/build/demo") >"$OUT/demo.log" 2>&1
     echo "demo exit $?"; tail -12 "$OUT/demo.log"
     ./build/record_overhead | tee "$OUT/record_overhead.log"
@@ -32,10 +30,6 @@ if [ "$what" = test ]; then
 fi
 
 ./build/loom_bench >"$OUT/loom.log" 2>&1
-for u in 2 4; do  # memory-level parallelism: vector groups in flight per thread
-    LOOM_EW_UNROLL=$u ./build/loom_bench chain scale |
-        sed -E "s/^(loom +)(chain|scale) /\1\2_u$u /" >>"$OUT/loom.log" 2>&1
-done
 cat "$OUT/loom.log"
 if [ -d .peers ]; then
     nvcc -O3 -arch=sm_90 -o /tmp/roofline .peers/roofline.cu && /tmp/roofline >"$OUT/roofline.log" 2>&1

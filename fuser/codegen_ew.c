@@ -41,7 +41,6 @@ typedef struct ctx {
     bool strided;   /* some operand needs coordinates */
     bool idx32;
     int vec;
-    int unroll;     /* vector groups in flight per thread per step (loads first, then stores) */
     int nargs, cap_args;
     loom_strbuf params;
 } ctx;
@@ -492,8 +491,7 @@ static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
         switch (op->kind) {
         case SRC_LOAD:
             if (vector)
-                loom__sb_printf(sb, "        const %s v%d = L%d%s.v[j];\n", t, c->local[op->node], o,
-                                c->unroll > 1 ? "[u]" : "");
+                loom__sb_printf(sb, "        const %s v%d = L%d.v[j];\n", t, c->local[op->node], o);
             else
                 loom__sb_printf(sb, "        const %s v%d = p%d[i];\n", t, c->local[op->node], op->param);
             break;
@@ -581,7 +579,6 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     const loom_array *domain = w->v[roots[0]].node;
     collapse(&c, domain);
     choose_vector(&c, roots, nroots);
-    c.unroll = c.vec > 1 && plan->unroll > 1 ? plan->unroll : 1;
 
     /* Arguments: outputs, operands, then sizes and strides. */
     for (int r = 0; r < nroots; r++) {
@@ -680,35 +677,7 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     }
     loom__sb_printf(&sb, "    const idx_t stride = (idx_t)gridDim.x * blockDim.x;\n");
     loom__sb_printf(&sb, "    idx_t start = (idx_t)blockIdx.x * blockDim.x + threadIdx.x;\n");
-    if (c.vec > 1 && c.unroll > 1) {
-        /* U groups per thread per step: every load is issued before the first store. */
-        int V = c.vec, U = c.unroll;
-        loom__sb_printf(&sb, "    const idx_t ng = n / %d;\n", V);
-        loom__sb_printf(&sb, "    for (idx_t g0 = start; g0 < ng; g0 += stride * %d) {\n", U);
-        for (int o = 0; o < c.nops; o++)
-            if (c.ops[o].kind == SRC_LOAD)
-                loom__sb_printf(&sb, "        loom_vec<%s, %d> L%d[%d];\n",
-                                ctype(w->v[c.ops[o].node].node->dtype), V, o, U);
-        loom__sb_printf(&sb, "#pragma unroll\n        for (int u = 0; u < %d; u++) {\n", U);
-        loom__sb_printf(&sb, "        const idx_t g = g0 + u * stride;\n        if (g < ng) {\n");
-        for (int o = 0; o < c.nops; o++)
-            if (c.ops[o].kind == SRC_LOAD)
-                loom__sb_printf(&sb, "        L%d[u] = *(const loom_vec<%s, %d> *)(p%d + g * %d);\n", o,
-                                ctype(w->v[c.ops[o].node].node->dtype), V, c.ops[o].param, V);
-        loom__sb_printf(&sb, "        }\n        }\n");
-        loom__sb_printf(&sb, "#pragma unroll\n        for (int u = 0; u < %d; u++) {\n", U);
-        loom__sb_printf(&sb, "        const idx_t g = g0 + u * stride;\n        if (g < ng) {\n");
-        for (int r = 0; r < nroots; r++)
-            loom__sb_printf(&sb, "        loom_vec<%s, %d> O%d;\n", ctype(w->v[roots[r]].node->dtype), V, r);
-        loom__sb_printf(&sb, "#pragma unroll\n        for (int j = 0; j < %d; j++) {\n", V);
-        loom__sb_printf(&sb, "        const idx_t i = g * %d + j;\n        (void)i;\n", V);
-        emit_body(&c, &sb, roots, nroots, out_param, true);
-        loom__sb_printf(&sb, "        }\n");
-        for (int r = 0; r < nroots; r++)
-            loom__sb_printf(&sb, "        *(loom_vec<%s, %d> *)(p%d + g * %d) = O%d;\n",
-                            ctype(w->v[roots[r]].node->dtype), V, out_param[r], V, r);
-        loom__sb_printf(&sb, "        }\n        }\n    }\n    start += ng * %d;\n", V);
-    } else if (c.vec > 1) {
+    if (c.vec > 1) {
         int V = c.vec;
         loom__sb_printf(&sb, "    for (idx_t g = start; g < n / %d; g += stride) {\n", V);
         for (int o = 0; o < c.nops; o++)

@@ -19,12 +19,7 @@ loom_fuse_options loom__fuse_options_default(void)
         .max_ops = 256,
         .max_inputs = 32,
         .chain_depth = 64,
-        .unroll = 1,
     };
-    /* A tuning knob for measuring memory-level parallelism (docs/PERF.md). */
-    const char *u = getenv("LOOM_EW_UNROLL");
-    if (u && atoi(u) >= 1)
-        o.unroll = atoi(u) > 8 ? 8 : atoi(u);
     return o;
 }
 
@@ -206,8 +201,6 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         p->kernels = calloc((size_t)w.n, sizeof *p->kernels);
         p->outputs = malloc((size_t)(w.nroots ? w.nroots : 1) * sizeof *p->outputs);
     }
-    if (p)
-        p->unroll = opts->unroll;
     if (!p || !roots || !group_of_root || !group_start || !stack || !p->buffers || !p->kernels ||
         !p->outputs) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");

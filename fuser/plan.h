@@ -90,7 +90,6 @@ typedef struct loom_plan {
     size_t arena_bytes; /* one allocation for every LOOM_BUF_TEMP */
     int noutputs;
     int *outputs;       /* buffer index of each requested array, in request order */
-    int unroll;         /* the options' unroll, for code generation */
 } loom_plan;
 
 typedef struct loom_fuse_options {
@@ -98,7 +97,6 @@ typedef struct loom_fuse_options {
     int max_ops;        /* ops per kernel before a split */
     int max_inputs;     /* buffers read per kernel before a split */
     int chain_depth;    /* loop-carried chains are cut every chain_depth ops */
-    int unroll;         /* 16-byte vector groups per thread per step (LOOM_EW_UNROLL, 1-8) */
 } loom_fuse_options;
 
 /* Defaults, with LOOM_FUSE read from the environment. */
