@@ -1,6 +1,7 @@
 /* Devices: discovery through the CUDA runtime, the current device, cached properties.
  * Nothing here runs at load time: a machine without a driver fails at first use. */
 #include "cudart.h"
+#include "creation.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -184,7 +185,10 @@ int loom_device_set(int id)
     int err = loom__device_check("loom_device_set", id);
     if (err)
         return err;
-    return loom__cuda_check(cudaSetDevice(id), "loom_device_set", "cudaSetDevice");
+    err = loom__cuda_check(cudaSetDevice(id), "loom_device_set", "cudaSetDevice");
+    if (!err)
+        loom__set_default_device(id); /* new arrays on this thread belong to id */
+    return err;
 }
 
 int loom_device_get(void)

@@ -32,14 +32,16 @@ static int upload_host_leaves(const char *fn, const loom_walk *w, int device, lo
     return LOOM_OK;
 }
 
-/* The embedded device headers in the form NVRTC takes them, built once. */
-static loom__header device_headers[16];
+/* The embedded device headers in the form NVRTC takes them, built once (kept for the life of
+ * the process; if this small allocation fails, compiles report the missing header). */
+static loom__header *device_headers;
 static int ndevice_headers;
 static pthread_once_t device_headers_once = PTHREAD_ONCE_INIT;
 
 static void collect_device_headers(void)
 {
-    for (int i = 0; i < loom__device_header_count && i < 16; i++)
+    device_headers = malloc((size_t)loom__device_header_count * sizeof *device_headers);
+    for (int i = 0; device_headers && i < loom__device_header_count; i++)
         device_headers[ndevice_headers++] =
             (loom__header){loom__device_header_names[i], loom__device_header_sources[i]};
 }
@@ -51,12 +53,37 @@ const loom__header *loom__device_headers(int *count)
     return device_headers;
 }
 
+/* Arrays are evaluated on the device they were created for (loom_device_set); Loom does not
+ * copy between devices, so one evaluation takes arrays of one device. */
+static int eval_device(const char *fn, loom_array *const *arrays, int n, int *device)
+{
+    *device = arrays[0]->device;
+    for (int i = 1; i < n; i++) {
+        if (arrays[i]->device != *device) {
+            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)",
+                        *device, arrays[i]->device);
+            return LOOM_ERR_INVALID;
+        }
+    }
+    return LOOM_OK;
+}
+
+static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int device);
+
 static int eval_locked(const char *fn, loom_array *const *arrays, int n)
 {
     loom__dump_dot_env(arrays, n);
-    int device, rc = loom__device_current(fn, &device);
-    if (rc)
+    int device, prev, rc = eval_device(fn, arrays, n, &device);
+    if (rc || (rc = loom__device_push(fn, device, &prev)))
         return rc;
+    rc = eval_on_device(fn, arrays, n, device);
+    loom__device_pop(prev);
+    return rc;
+}
+
+static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int device)
+{
+    int rc;
     const loom__device_props *props = loom__device_props_get(fn, device);
     loom_stream *s = loom__stream_current(fn, device);
     if (!props || !s)

@@ -8,11 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The calling thread's current device, as loom_device_set last made it (CUDA's default, 0,
+ * on a new thread). graph/ only records it; exec/ evaluates each array on its device. */
+static _Thread_local int current_device;
+
 int loom__default_device(void)
 {
-    /* The one place graph/ picks a device: exec/ replaces this with the calling thread's
-     * current device (loom_device_set) once devices exist. */
-    return 0;
+    return current_device;
+}
+
+void loom__set_default_device(int device)
+{
+    current_device = device;
 }
 
 int64_t loom__fill_ival(double value, loom_dtype dtype)
