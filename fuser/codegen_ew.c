@@ -121,6 +121,12 @@ static int arg_value(ctx *c, const loom_array *a)
     return arg_src(c, a, LOOM_SRC_VALUE);
 }
 
+/* The node an operand reads: a view's base, or the node itself. */
+static const loom_array *source_of(const loom_array *a)
+{
+    return a->op == LOOM_OP_VIEW ? a->inputs[0] : a;
+}
+
 /* ---- collecting what the kernel computes and reads ---- */
 
 /* Adds an operand; -1 when memory runs out (then c->params.failed is set). */
@@ -505,10 +511,10 @@ static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
             break;
         case SRC_GEN:
         case SRC_GEN_STRIDED: {
-            const loom_array *g = a->op == LOOM_OP_VIEW ? a->inputs[0] : a;
+            const loom_array *g = source_of(a);
             loom__sb_printf(sb, "        const %s v%d = ", t, c->local[op->node]);
             if (op->kind == SRC_GEN) {
-                emit_gen(sb, g, op->param + (op->kind == SRC_GEN_STRIDED), "i");
+                emit_gen(sb, g, op->param, "i");
             } else {
                 loom_strbuf f = {0};
                 emit_strided_index(c, &f, op, o);
@@ -595,14 +601,13 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
             if (op->kind == SRC_LOAD)
                 c.k->args[op->param].align = c.vec * (int)es;
         } else if (op->kind == SRC_PARAM) {
-            const loom_array *s = a->op == LOOM_OP_VIEW ? a->inputs[0] : a;
-            op->param = arg_value(&c, s);
-        } else if (op->kind == SRC_GEN || op->kind == SRC_GEN_STRIDED) {
-            const loom_array *g = a->op == LOOM_OP_VIEW ? a->inputs[0] : a;
-            op->param = op->kind == SRC_GEN_STRIDED ? arg_i64(&c, op->offset) : c.nargs;
-            int gp = gen_params(&c, g);
-            if (op->kind == SRC_GEN)
-                op->param = gp;
+            op->param = arg_value(&c, source_of(a));
+        } else if (op->kind == SRC_GEN) {
+            op->param = gen_params(&c, source_of(a));
+        } else if (op->kind == SRC_GEN_STRIDED) {
+            /* the view's offset, then the generator's parameters */
+            op->param = arg_i64(&c, op->offset);
+            gen_params(&c, source_of(a));
         }
     }
     /* Generators and scalars computed here (not through a view) need their parameters too. */

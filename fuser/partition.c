@@ -193,7 +193,6 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
 
     loom_plan *p = calloc(1, sizeof *p);
     int *roots = malloc((size_t)w.n * sizeof *roots);
-    int *group_of_root = malloc((size_t)w.n * sizeof *group_of_root);
     int *group_start = malloc((size_t)(w.n + 1) * sizeof *group_start);
     int *stack = malloc((size_t)(w.n * LOOM_MAX_INPUTS + 1) * sizeof *stack);
     if (p) {
@@ -201,7 +200,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         p->kernels = calloc((size_t)w.n, sizeof *p->kernels);
         p->outputs = malloc((size_t)(w.nroots ? w.nroots : 1) * sizeof *p->outputs);
     }
-    if (!p || !roots || !group_of_root || !group_start || !stack || !p->buffers || !p->kernels ||
+    if (!p || !roots || !group_start || !stack || !p->buffers || !p->kernels ||
         !p->outputs) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
         goto fail;
@@ -247,7 +246,6 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         group_ops += v->kernel_ops;
         group_requested = group_requested && v->requested;
         v->group = g;
-        group_of_root[nroots] = g;
         roots[nroots++] = i;
     }
     group_start[ngroups] = nroots;
@@ -286,14 +284,12 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         p->outputs[r] = w.v[loom__walk_at(&w, w.roots[r])].buffer;
     p->noutputs = w.nroots;
     free(roots);
-    free(group_of_root);
     free(group_start);
     free(stack);
     *wp = w; /* hand back the scratch codegen attached, for loom__walk_free */
     return p;
 fail:
     free(roots);
-    free(group_of_root);
     free(group_start);
     free(stack);
     *wp = w;
