@@ -38,16 +38,6 @@
 
 static const char magic[8] = {'L', 'O', 'O', 'M', 'K', 'C', 0, 1};
 
-uint64_t loom__fnv1a64(const void *data, size_t n, uint64_t h)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
 int loom__disk_cache_dir(char *buf, size_t n)
 {
     const char *enabled = getenv("LOOM_CACHE");

@@ -198,9 +198,6 @@ int loom__disk_cache_read(const void *key, size_t key_len, uint64_t hash, void *
 void loom__disk_cache_write(const void *key, size_t key_len, uint64_t hash, const void *payload,
                             size_t payload_len);
 
-/* 64-bit FNV-1a. */
-uint64_t loom__fnv1a64(const void *data, size_t n, uint64_t h);
-#define LOOM__FNV1A64_INIT 0xcbf29ce484222325ull
 
 /* ---- statistics (exec/stats.c) ---- */
 

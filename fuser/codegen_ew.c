@@ -549,14 +549,6 @@ static void emit_body(ctx *c, loom_strbuf *sb, const int *roots, int nroots, con
     }
 }
 
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h;
-}
-
 int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_plan *plan,
                               const int *roots, int nroots, loom_kernel *k)
 {
@@ -712,7 +704,7 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
         free(sum);
         goto done;
     }
-    snprintf(k->name, sizeof k->name, "loom_ew_%016llx", (unsigned long long)fnv1a(src));
+    snprintf(k->name, sizeof k->name, "loom_ew_%016llx", (unsigned long long)loom__fnv1a64(src, strlen(src), LOOM__FNV1A64_INIT));
     char *at = strstr(src, "@NAME@");
     size_t len = strlen(src), nl = strlen(k->name);
     k->source = malloc(len - 6 + nl + 1);

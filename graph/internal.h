@@ -171,6 +171,12 @@ bool loom__is_complex(loom_dtype dt);
 int loom__resolve_ufunc(const char *fn, loom_op op, int nin, loom_array *const *in,
                         loom_dtype *loop_dtype, loom_dtype *out_dtype);
 
+/* ---- hashing (graph/hash.c) ---- */
+
+/* 64-bit FNV-1a of n bytes, continuing from h (start with LOOM__FNV1A64_INIT). */
+uint64_t loom__fnv1a64(const void *data, size_t n, uint64_t h);
+#define LOOM__FNV1A64_INIT 0xcbf29ce484222325ull
+
 /* ---- host values (graph/hostvalue.c) ---- */
 
 /* One element at p of dtype dt as a double (the real part for complex). */
