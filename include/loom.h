@@ -20,6 +20,8 @@
 #ifndef LOOM_H
 #define LOOM_H
 
+#include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -262,6 +264,80 @@ loom_array *loom_round(loom_array *a, int decimals);
 loom_array *loom_clip(loom_array *a, loom_array *lo, loom_array *hi);
 /* np.where(cond, x, y); cond is read as bool. */
 loom_array *loom_where(loom_array *cond, loom_array *x, loom_array *y);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reductions, statistics and scans (docs/reductions.md)                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* axes: the axes to reduce (negative allowed, no repeats), or NULL (naxes ignored) for every
+ * axis, NumPy's axis=None; naxes == 0 with a non-NULL axes reduces nothing, as axis=(). With
+ * keepdims the reduced axes stay as size 1. Result dtypes and accumulators are NumPy's:
+ * bool and integer sums/products in int64 (uint64 for unsigned), float16/bfloat16
+ * accumulate in float32 and return their own dtype. */
+loom_array *loom_sum(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_prod(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_amax(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_amin(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_max(loom_array *a, const int *axes, int naxes, bool keepdims); /* = amax */
+loom_array *loom_min(loom_array *a, const int *axes, int naxes, bool keepdims); /* = amin */
+loom_array *loom_mean(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_any(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_all(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_count_nonzero(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_ptp(loom_array *a, const int *axes, int naxes, bool keepdims);
+/* ddof: the divisor is N - ddof (NumPy's). */
+loom_array *loom_var(loom_array *a, const int *axes, int naxes, int ddof, bool keepdims);
+loom_array *loom_std(loom_array *a, const int *axes, int naxes, int ddof, bool keepdims);
+/* NumPy's dtype= argument: the accumulator and result dtype. */
+loom_array *loom_sum_dtype(loom_array *a, const int *axes, int naxes, bool keepdims,
+                           loom_dtype dtype);
+loom_array *loom_prod_dtype(loom_array *a, const int *axes, int naxes, bool keepdims,
+                            loom_dtype dtype);
+loom_array *loom_mean_dtype(loom_array *a, const int *axes, int naxes, bool keepdims,
+                            loom_dtype dtype);
+loom_array *loom_var_dtype(loom_array *a, const int *axes, int naxes, int ddof, bool keepdims,
+                           loom_dtype dtype);
+loom_array *loom_std_dtype(loom_array *a, const int *axes, int naxes, int ddof, bool keepdims,
+                           loom_dtype dtype);
+/* np.average(a, axis, weights, keepdims=keepdims); weights may be NULL (then it is mean),
+ * have a's shape, or be 1-D with the length of the one reduced axis. */
+loom_array *loom_average(loom_array *a, const int *axes, int naxes, loom_array *weights,
+                         bool keepdims);
+
+/* The NaN-ignoring family (NumPy's nan* functions). */
+loom_array *loom_nansum(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_nanprod(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_nanmax(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_nanmin(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_nanmean(loom_array *a, const int *axes, int naxes, bool keepdims);
+loom_array *loom_nanvar(loom_array *a, const int *axes, int naxes, int ddof, bool keepdims);
+loom_array *loom_nanstd(loom_array *a, const int *axes, int naxes, int ddof, bool keepdims);
+
+/* Marks "no axis" for the one-axis functions below: they work on the flattened array. */
+#define LOOM_AXIS_NONE INT_MIN
+
+/* Index of the first maximum / minimum along axis (NaN counts as the extreme, as in NumPy);
+ * int64 results. */
+loom_array *loom_argmax(loom_array *a, int axis, bool keepdims);
+loom_array *loom_argmin(loom_array *a, int axis, bool keepdims);
+loom_array *loom_nanargmax(loom_array *a, int axis, bool keepdims);
+loom_array *loom_nanargmin(loom_array *a, int axis, bool keepdims);
+
+/* Inclusive scans along axis (LOOM_AXIS_NONE: over the flattened array, giving 1-D). */
+loom_array *loom_cumsum(loom_array *a, int axis);
+loom_array *loom_cumprod(loom_array *a, int axis);
+loom_array *loom_nancumsum(loom_array *a, int axis);
+loom_array *loom_nancumprod(loom_array *a, int axis);
+loom_array *loom_cumsum_dtype(loom_array *a, int axis, loom_dtype dtype);
+loom_array *loom_cumprod_dtype(loom_array *a, int axis, loom_dtype dtype);
+
+/* np.linalg.norm(a, ord, axis, keepdims). ord: LOOM_NORM_DEFAULT (NumPy's None: the 2-norm of
+ * vectors, the Frobenius norm of matrices), INFINITY, -INFINITY or a number p. One axis (or a
+ * 1-D a with axes NULL) gives vector norms; two axes (or a 2-D a with axes NULL) give the matrix
+ * norms Frobenius (LOOM_NORM_DEFAULT), 1, -1, inf and -inf. */
+#define LOOM_NORM_DEFAULT NAN
+loom_array *loom_linalg_norm(loom_array *a, double ord, const int *axes, int naxes,
+                             bool keepdims);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Evaluation and transfers to the host                                                        */
