@@ -132,13 +132,15 @@ loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom
     return e;
 }
 
-static unsigned grid_for(const loom_kernel *k, const loom__device_props *props)
+static dim3 grid_for(const loom_kernel *k, const loom__device_props *props)
 {
+    if (k->grid[0])
+        return (dim3){k->grid[0], k->grid[1], k->grid[2]};
     int64_t blocks = (k->work + k->block - 1) / k->block;
     int64_t cap = (int64_t)props->sm_count * (props->max_threads_per_sm / k->block) * 4;
     if (blocks > cap)
         blocks = cap;
-    return blocks < 1 ? 1u : (unsigned)blocks;
+    return (dim3){blocks < 1 ? 1u : (unsigned)blocks, 1, 1};
 }
 
 /* Argument pointers for kernel k: argv[i] points at the value (or at ptrs[i]). */
@@ -196,7 +198,7 @@ static int run_graph(const char *fn, loom__cached_plan *e, void ***argvs, loom_s
             const loom_kernel *pk = &p->kernels[k];
             if (!e->compiled[k])
                 continue;
-            dim3 g = {grid_for(pk, props), 1, 1}, b = {(unsigned)pk->block, 1, 1};
+            dim3 g = grid_for(pk, props), b = {(unsigned)pk->block, 1, 1};
             err = cudaLaunchKernel((const void *)e->compiled[k]->handle, g, b, argvs[k], 0, st);
             const cudaGraphNode_t *deps = NULL;
             size_t ndeps = 0;
@@ -216,7 +218,7 @@ static int run_graph(const char *fn, loom__cached_plan *e, void ***argvs, loom_s
                 continue;
             e->params[i++] = (struct cudaKernelNodeParams){
                 .func = (void *)e->compiled[k]->handle,
-                .gridDim = {grid_for(&p->kernels[k], props), 1, 1},
+                .gridDim = grid_for(&p->kernels[k], props),
                 .blockDim = {(unsigned)p->kernels[k].block, 1, 1},
             };
         }
@@ -283,8 +285,10 @@ int loom__plan_cache_run(const char *fn, loom__cached_plan *e, void **addr, loom
         const loom_kernel *pk = &p->kernels[k];
         if (!e->compiled[k])
             continue;
-        loom__dim3 grid = {grid_for(pk, props), 1, 1}, block = {(unsigned)pk->block, 1, 1};
-        LOOM__LOG("launch %s (%s) grid %u block %d", pk->name, pk->summary, grid.x, pk->block);
+        dim3 g = grid_for(pk, props);
+        loom__dim3 grid = {g.x, g.y, g.z}, block = {(unsigned)pk->block, 1, 1};
+        LOOM__LOG("launch %s (%s) grid %u,%u,%u block %d", pk->name, pk->summary, grid.x, grid.y,
+                  grid.z, pk->block);
         rc = loom__kernel_launch(fn, e->compiled[k], grid, block, 0, s, argvs[k]);
     }
 done:

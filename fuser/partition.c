@@ -151,6 +151,22 @@ static void plan_arena(loom_plan *p)
     p->arena_bytes = total;
 }
 
+int loom__plan_add_scratch(loom_plan *p, size_t bytes, int producer, int last_use)
+{
+    if (p->nbuffers == p->cap_buffers) {
+        int cap = p->cap_buffers * 2 + 8;
+        loom_plan_buffer *grown = realloc(p->buffers, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        p->buffers = grown;
+        p->cap_buffers = cap;
+    }
+    p->buffers[p->nbuffers] = (loom_plan_buffer){.role = LOOM_BUF_TEMP, .bytes = bytes,
+                                                 .walk_index = -1, .producer = producer,
+                                                 .last_use = last_use};
+    return p->nbuffers++;
+}
+
 void loom__plan_free(loom_plan *p)
 {
     if (!p)
@@ -196,6 +212,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     int *group_start = malloc((size_t)(w.n + 1) * sizeof *group_start);
     int *stack = malloc((size_t)(w.n * LOOM_MAX_INPUTS + 1) * sizeof *stack);
     if (p) {
+        p->cap_buffers = w.n;
         p->buffers = malloc((size_t)w.n * sizeof *p->buffers);
         p->kernels = calloc((size_t)w.n, sizeof *p->kernels);
         p->outputs = malloc((size_t)(w.nroots ? w.nroots : 1) * sizeof *p->outputs);

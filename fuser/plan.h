@@ -24,8 +24,10 @@ typedef enum loom_buffer_role {
 } loom_buffer_role;
 
 typedef struct loom_plan_buffer {
-    loom_array *node; /* borrowed: the plan's caller keeps the graph alive while it runs */
-    int walk_index;   /* position of node in the walk, for rebinding a cached plan */
+    loom_array *node; /* borrowed: the plan's caller keeps the graph alive while it runs; NULL
+                         for scratch (partial results between the passes of one reduction) */
+    int walk_index;   /* position of node in the walk, for rebinding a cached plan; -1 for
+                         scratch */
     loom_buffer_role role;
     size_t bytes;
     size_t arena_offset; /* LOOM_BUF_TEMP only */
@@ -72,8 +74,11 @@ typedef struct loom_kernel {
     int nargs;
     loom_karg *args;
     /* Launch shape. Elementwise kernels loop grid-stride over `work` items (vectors when
-     * vec > 1); exec picks the grid from the SM count. */
+     * vec > 1); exec picks the grid from the SM count. Kernels with grid[0] > 0 (reductions,
+     * scans) launch exactly that grid: their geometry, fixed from sizes alone, decides the
+     * order of combination, so results do not depend on the device. work == 0: no launch. */
     int64_t work;
+    unsigned grid[3];
     int block;
     int vec;           /* elements per thread per step */
     /* The graph nodes computed in this kernel (for DOT clusters); borrowed, and only valid for
@@ -85,7 +90,7 @@ typedef struct loom_kernel {
 typedef struct loom_plan {
     int nkernels;
     loom_kernel *kernels;
-    int nbuffers;
+    int nbuffers, cap_buffers;
     loom_plan_buffer *buffers;
     size_t arena_bytes; /* one allocation for every LOOM_BUF_TEMP */
     int noutputs;
@@ -109,6 +114,9 @@ loom_fuse_options loom__fuse_options_default(void);
 loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
                             const loom_fuse_options *opts);
 void loom__plan_free(loom_plan *plan);
+/* Adds a scratch buffer (role LOOM_BUF_TEMP, no node) of bytes, written by kernel producer and
+ * last read by kernel last_use; returns its index, or -1 when the plan has no room. */
+int loom__plan_add_scratch(loom_plan *plan, size_t bytes, int producer, int last_use);
 
 struct loom_walk;
 /* Plans an existing walk (loom__walk_build); the walk's decision fields are overwritten. */

@@ -50,7 +50,8 @@ void loom__karg_refill(loom_karg *a, const loom_array *node)
 void loom__plan_rebind(loom_plan *p, const loom_walk *w)
 {
     for (int b = 0; b < p->nbuffers; b++)
-        p->buffers[b].node = w->v[p->buffers[b].walk_index].node;
+        if (p->buffers[b].walk_index >= 0)
+            p->buffers[b].node = w->v[p->buffers[b].walk_index].node;
     for (int k = 0; k < p->nkernels; k++)
         for (int i = 0; i < p->kernels[k].nargs; i++) {
             loom_karg *a = &p->kernels[k].args[i];
