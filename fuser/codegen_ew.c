@@ -1,8 +1,7 @@
 /* CUDA source for one elementwise kernel: one SSA line per op, specialised on structure only
  * (ops, dtypes, collapsed rank, which operands are strided, index width, vector width).
  * Sizes, strides, offsets, pointers and scalar values are kernel arguments. */
-#include "strbuf.h"
-#include "walk.h"
+#include "emit.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,85 +40,8 @@ typedef struct ctx {
     bool strided;   /* some operand needs coordinates */
     bool idx32;
     int vec;
-    int nargs, cap_args;
-    loom_strbuf params;
+    loom_kargs args;
 } ctx;
-
-static const char *ctype(int dt)
-{
-    static const char *names[LOOM_NUM_DTYPES] = {
-        "lt_bool",    "lt_int8",     "lt_int16",    "lt_int32",     "lt_int64",
-        "lt_uint8",   "lt_uint16",   "lt_uint32",   "lt_uint64",    "lt_float16",
-        "lt_bfloat16", "lt_float32", "lt_float64",  "lt_complex64", "lt_complex128"};
-    return names[dt];
-}
-
-static loom_karg *new_arg(ctx *c, const char *decl)
-{
-    if (c->nargs == c->cap_args) {
-        int cap = c->cap_args ? c->cap_args * 2 : 16;
-        loom_karg *grown = realloc(c->k->args, (size_t)cap * sizeof *grown);
-        if (!grown) {
-            c->params.failed = true;
-            return NULL;
-        }
-        c->k->args = grown;
-        c->cap_args = cap;
-    }
-    loom__sb_printf(&c->params, "%s    %s p%d", c->nargs ? ",\n" : "", decl, c->nargs);
-    loom_karg *a = &c->k->args[c->nargs++];
-    memset(a, 0, sizeof *a);
-    return a;
-}
-
-static int arg_ptr(ctx *c, int buffer, int dt, bool out, size_t byte_offset)
-{
-    char decl[64];
-    snprintf(decl, sizeof decl, "%s%s *__restrict__", out ? "" : "const ", ctype(dt));
-    loom_karg *a = new_arg(c, decl);
-    if (a) {
-        a->kind = LOOM_KARG_PTR;
-        a->buffer = buffer;
-        a->byte_offset = byte_offset;
-    }
-    return c->nargs - 1;
-}
-
-static int arg_i64(ctx *c, int64_t v)
-{
-    loom_karg *a = new_arg(c, "long long");
-    if (a) {
-        a->kind = LOOM_KARG_VALUE;
-        a->size = 8;
-        memcpy(a->value, &v, 8);
-    }
-    return c->nargs - 1;
-}
-
-/* A value read from a node (a scalar, a fill value, a generator parameter). */
-static int arg_src(ctx *c, const loom_array *node, loom_karg_src src)
-{
-    loom_dtype dt = (loom_dtype)node->dtype;
-    const char *decl = "long long";
-    if (src == LOOM_SRC_VALUE)
-        decl = loom__is_complex(dt) ? "loom_c128" : loom__is_float(dt) ? "double" : "long long";
-    else if (src == LOOM_SRC_D0 || src == LOOM_SRC_D1 || src == LOOM_SRC_D2)
-        decl = "double";
-    loom_karg *a = new_arg(c, decl);
-    if (a) {
-        a->kind = LOOM_KARG_VALUE;
-        a->src = src;
-        a->src_node = loom__walk_at(c->w, node);
-        loom__karg_refill(a, node);
-    }
-    return c->nargs - 1;
-}
-
-/* A scalar or fill value as the widest type of its kind; the kernel casts it once. */
-static int arg_value(ctx *c, const loom_array *a)
-{
-    return arg_src(c, a, LOOM_SRC_VALUE);
-}
 
 /* The node an operand reads: a view's base, or the node itself. */
 static const loom_array *source_of(const loom_array *a)
@@ -129,14 +51,14 @@ static const loom_array *source_of(const loom_array *a)
 
 /* ---- collecting what the kernel computes and reads ---- */
 
-/* Adds an operand; -1 when memory runs out (then c->params.failed is set). */
+/* Adds an operand; -1 when memory runs out (then c->args.params.failed is set). */
 static int add_operand(ctx *c, int node, src_kind kind, int buffer)
 {
     if (c->nops == c->cap_ops) {
         int cap = c->cap_ops ? c->cap_ops * 2 : 16;
         operand *grown = realloc(c->ops, (size_t)cap * sizeof *grown);
         if (!grown) {
-            c->params.failed = true;
+            c->args.params.failed = true;
             return -1;
         }
         c->ops = grown;
@@ -356,134 +278,40 @@ static void emit_strided_index(ctx *c, loom_strbuf *sb, const operand *op, int o
         loom__sb_printf(sb, " + c%d * S%d_%d", d, o, d);
 }
 
-/* The value of generator g at flat index expression f (in its own C-order layout). */
-static void emit_gen(loom_strbuf *sb, const loom_array *g, int p, const char *f)
-{
-    const char *t = ctype(g->dtype);
-    loom_dtype dt = (loom_dtype)g->dtype;
-    switch (g->op) {
-    case LOOM_OP_FULL:
-        loom__sb_printf(sb, "loom_cast<%s>(p%d)", t, p);
-        break;
-    case LOOM_OP_EMPTY:
-        loom__sb_printf(sb, "%s()", t);
-        break;
-    case LOOM_OP_ARANGE:
-        if (loom__is_int(dt) || dt == LOOM_BOOL)
-            loom__sb_printf(sb, "loom_cast<%s>(p%d + (long long)(%s) * p%d)", t, p, f, p + 1);
-        else
-            loom__sb_printf(sb, "loom_cast<%s>(p%d + (double)(%s) * p%d)", t, p, f, p + 1);
-        break;
-    case LOOM_OP_LINSPACE:
-        /* NumPy: start + i * step, the last element exactly stop; integer dtypes floor. */
-        loom__sb_printf(sb, "loom_cast<%s>(%s((long long)(%s) == p%d ? p%d : p%d + (double)(%s) * p%d))", t,
-                        loom__is_int(dt) ? "floor" : "", f, p + 3, p + 2, p, f, p + 1);
-        break;
-    case LOOM_OP_EYE:
-        loom__sb_printf(sb, "loom_cast<%s>((long long)((%s) %% p%d) - (long long)((%s) / p%d) == p%d)", t,
-                        f, p, f, p, p + 1);
-        break;
-    default:
-        break;
-    }
-}
-
-static int gen_params(ctx *c, const loom_array *g)
-{
-    switch (g->op) {
-    case LOOM_OP_FULL:
-        return arg_value(c, g);
-    case LOOM_OP_ARANGE:
-        if (loom__is_int((loom_dtype)g->dtype) || g->dtype == LOOM_BOOL) {
-            int p = arg_src(c, g, LOOM_SRC_D0_I64);
-            arg_src(c, g, LOOM_SRC_D1_I64);
-            return p;
-        } else {
-            int p = arg_src(c, g, LOOM_SRC_D0);
-            arg_src(c, g, LOOM_SRC_D1);
-            return p;
-        }
-    case LOOM_OP_LINSPACE: {
-        int p = arg_src(c, g, LOOM_SRC_D0);
-        arg_src(c, g, LOOM_SRC_D1);
-        arg_src(c, g, LOOM_SRC_D2);
-        arg_i64(c, g->param.i[1] && g->param.i[0] > 1 ? g->param.i[0] - 1 : -1);
-        return p;
-    }
-    case LOOM_OP_EYE: {
-            int p = arg_i64(c, g->ndim == 2 ? g->shape[1] : 1);
-        arg_src(c, g, LOOM_SRC_I0);
-        return p;
-    }
-    default:
-        return c->nargs; /* EMPTY needs nothing */
-    }
-}
-
 static void emit_value(ctx *c, loom_strbuf *sb, int i)
 {
     const loom_walk *w = c->w;
     const loom_array *a = w->v[i].node;
-    const char *t = ctype(a->dtype);
+    const char *t = loom__ctype(a->dtype);
     loom__sb_printf(sb, "        const %s v%d = ", t, c->local[i]);
     if (a->op == LOOM_OP_SCALAR) {
         loom__sb_printf(sb, "loom_cast<%s>(p%d);\n", t, c->ops[c->op_of[i]].param);
         return;
     }
     if (loom__ops[a->op].kind == LOOM_OPK_GEN) {
-        emit_gen(sb, a, c->ops[c->op_of[i]].param, "i");
+        loom__emit_gen(sb, a, c->ops[c->op_of[i]].param, "i");
         loom__sb_printf(sb, ";\n");
         return;
     }
-    const char *cd = ctype(a->cdtype);
-    char in[LOOM_MAX_INPUTS][48];
-    for (int k = 0; k < a->ninputs; k++)
+    char in[LOOM_MAX_INPUTS][24];
+    const char *names[LOOM_MAX_INPUTS];
+    for (int k = 0; k < a->ninputs; k++) {
         snprintf(in[k], sizeof in[k], "v%d", c->local[loom__walk_at(w, a->inputs[k])]);
-    switch (a->op) {
-    case LOOM_OP_COPY:
-        loom__sb_printf(sb, "%s;\n", in[0]);
-        break;
-    case LOOM_OP_CAST:
-        loom__sb_printf(sb, "loom_cast<%s>(%s);\n", t, in[0]);
-        break;
-    case LOOM_OP_ROUND:
-        loom__sb_printf(sb, "loom_cast<%s>(loom_round(loom_cast<%s>(%s), %lld));\n", t, cd, in[0],
-                        (long long)a->param.i[0]);
-        break;
-    case LOOM_OP_WHERE:
-        loom__sb_printf(sb, "loom_cast<%s>(loom_where(loom_cast<lt_bool>(%s), loom_cast<%s>(%s), loom_cast<%s>(%s)));\n",
-                        t, in[0], cd, in[1], cd, in[2]);
-        break;
-    default:
-        loom__sb_printf(sb, "loom_cast<%s>(loom_%s(", t, loom__ops[a->op].name);
-        for (int k = 0; k < a->ninputs; k++)
-            loom__sb_printf(sb, "%sloom_cast<%s>(%s)", k ? ", " : "", cd, in[k]);
-        loom__sb_printf(sb, "));\n");
-        break;
+        names[k] = in[k];
     }
+    loom__emit_ew_expr(sb, a, names);
+    loom__sb_printf(sb, ";\n");
 }
 
-/* Defines the macros of the dtype groups the kernel's values have (kernels/loom_types.cuh):
- * parsing the ops of every dtype was most of a small kernel's compile time. */
 static void emit_needs(const ctx *c, loom_strbuf *sb)
 {
-    bool half = false, complex = false, ints = false;
+    loom_needs n = {0};
     for (int s = 0; s < c->nnodes + c->nops; s++) {
         int i = s < c->nnodes ? c->nodes[s] : c->ops[s - c->nnodes].node;
-        const loom_array *a = c->w->v[i].node;
-        const loom_dtype dts[2] = {(loom_dtype)a->dtype, (loom_dtype)a->cdtype};
-        for (int k = 0; k < 2; k++) {
-            half |= dts[k] == LOOM_FLOAT16 || dts[k] == LOOM_BFLOAT16;
-            complex |= loom__is_complex(dts[k]);
-            ints |= loom__is_int(dts[k]);
-        }
+        loom__needs_add(&n, c->w->v[i].node->dtype);
+        loom__needs_add(&n, c->w->v[i].node->cdtype);
     }
-    if (half)
-        loom__sb_printf(sb, "#define LOOM_NEED_HALF\n");
-    if (complex)
-        loom__sb_printf(sb, "#define LOOM_NEED_COMPLEX\n");
-    if (ints)
-        loom__sb_printf(sb, "#define LOOM_NEED_INT\n");
+    loom__emit_needs(sb, &n);
 }
 
 /* Operand loads for element i (scalar path) or lane j of vector group g (vector path). */
@@ -493,7 +321,7 @@ static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
     for (int o = 0; o < c->nops; o++) {
         const operand *op = &c->ops[o];
         const loom_array *a = w->v[op->node].node;
-        const char *t = ctype(a->dtype);
+        const char *t = loom__ctype(a->dtype);
         switch (op->kind) {
         case SRC_LOAD:
             if (vector)
@@ -514,12 +342,12 @@ static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
             const loom_array *g = source_of(a);
             loom__sb_printf(sb, "        const %s v%d = ", t, c->local[op->node]);
             if (op->kind == SRC_GEN) {
-                emit_gen(sb, g, op->param, "i");
+                loom__emit_gen(sb, g, op->param, "i");
             } else {
                 loom_strbuf f = {0};
                 emit_strided_index(c, &f, op, o);
                 char *fs = loom__sb_take(&f);
-                emit_gen(sb, g, op->param + 1, fs ? fs : "0");
+                loom__emit_gen(sb, g, op->param + 1, fs ? fs : "0");
                 free(fs);
             }
             loom__sb_printf(sb, ";\n");
@@ -552,7 +380,7 @@ static void emit_body(ctx *c, loom_strbuf *sb, const int *roots, int nroots, con
 int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_plan *plan,
                               const int *roots, int nroots, loom_kernel *k)
 {
-    ctx c = {.w = w, .plan = plan, .k = k};
+    ctx c = {.w = w, .plan = plan, .k = k, .args = {.w = w, .k = k}};
     loom_walk *mw = (loom_walk *)w; /* only its scratch arrays change, and are restored */
     if (!mw->mark) {
         mw->mark = calloc((size_t)w->n + 1, sizeof *mw->mark);
@@ -571,7 +399,7 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     int rc = -1;
     if (!c.mark || !c.nodes || !c.op_of || !c.local || !out_param)
         goto done;
-    if (collect(&c, roots, nroots, w->v[roots[0]].group) || c.params.failed)
+    if (collect(&c, roots, nroots, w->v[roots[0]].group) || c.args.params.failed)
         goto done;
     /* Roots that are plain operands (a requested view or scalar) are still stored. */
     const loom_array *domain = w->v[roots[0]].node;
@@ -581,7 +409,7 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     /* Arguments: outputs, operands, then sizes and strides. */
     for (int r = 0; r < nroots; r++) {
         const loom_walk_node *v = &w->v[roots[r]];
-        out_param[r] = arg_ptr(&c, v->buffer, v->node->dtype, true, 0);
+        out_param[r] = loom__arg_ptr(&c.args, v->buffer, v->node->dtype, true, 0);
         k->args[out_param[r]].align = c.vec * (int)loom_dtype_size((loom_dtype)v->node->dtype);
     }
     for (int o = 0; o < c.nops; o++) {
@@ -589,17 +417,17 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
         const loom_array *a = w->v[op->node].node;
         size_t es = loom_dtype_size((loom_dtype)a->dtype);
         if (op->kind == SRC_LOAD || op->kind == SRC_STRIDED) {
-            op->param = arg_ptr(&c, op->buffer, a->dtype, false, (size_t)op->offset * es);
+            op->param = loom__arg_ptr(&c.args, op->buffer, a->dtype, false, (size_t)op->offset * es);
             if (op->kind == SRC_LOAD)
                 c.k->args[op->param].align = c.vec * (int)es;
         } else if (op->kind == SRC_PARAM) {
-            op->param = arg_value(&c, source_of(a));
+            op->param = loom__arg_value(&c.args, source_of(a));
         } else if (op->kind == SRC_GEN) {
-            op->param = gen_params(&c, source_of(a));
+            op->param = loom__arg_gen(&c.args, source_of(a));
         } else if (op->kind == SRC_GEN_STRIDED) {
             /* the view's offset, then the generator's parameters */
-            op->param = arg_i64(&c, op->offset);
-            gen_params(&c, source_of(a));
+            op->param = loom__arg_i64(&c.args, op->offset);
+            loom__arg_gen(&c.args, source_of(a));
         }
     }
     /* Generators and scalars computed here (not through a view) need their parameters too. */
@@ -612,7 +440,7 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
             int o = add_operand(&c, i, SRC_NONE, -1);
             if (o < 0)
                 goto done;
-            c.ops[o].param = a->op == LOOM_OP_SCALAR ? arg_value(&c, a) : gen_params(&c, a);
+            c.ops[o].param = a->op == LOOM_OP_SCALAR ? loom__arg_value(&c.args, a) : loom__arg_gen(&c.args, a);
         }
     }
     int next = 0;
@@ -621,17 +449,17 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     for (int t = 0; t < c.nnodes; t++)
         if (c.op_of[c.nodes[t]] < 0 || c.ops[c.op_of[c.nodes[t]]].kind == SRC_NONE)
             c.local[c.nodes[t]] = next++;
-    int n_param = arg_i64(&c, c.n);
-    int dim_param = c.nargs;
+    int n_param = loom__arg_i64(&c.args, c.n);
+    int dim_param = c.args.nargs;
     if (c.strided) {
         for (int d = 1; d < c.rank; d++)
-            arg_i64(&c, c.dims[d]);
+            loom__arg_i64(&c.args, c.dims[d]);
         for (int o = 0; o < c.nops; o++) {
             operand *op = &c.ops[o];
             if (op->kind != SRC_STRIDED && op->kind != SRC_GEN_STRIDED)
                 continue;
             for (int d = 0; d < c.rank; d++)
-                arg_i64(&c, op->strides[d]);
+                loom__arg_i64(&c.args, op->strides[d]);
         }
     }
 
@@ -644,7 +472,7 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     if (!summary.len)
         loom__sb_printf(&summary, "%s", "copy");
 
-    char *params = loom__sb_take(&c.params);
+    char *params = loom__sb_take(&c.args.params);
     char *sum = loom__sb_take(&summary);
     if (!params || !sum) {
         free(params);
@@ -680,17 +508,17 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
         for (int o = 0; o < c.nops; o++)
             if (c.ops[o].kind == SRC_LOAD)
                 loom__sb_printf(&sb, "        const loom_vec<%s, %d> L%d = *(const loom_vec<%s, %d> *)(p%d + g * %d);\n",
-                                ctype(w->v[c.ops[o].node].node->dtype), V, o,
-                                ctype(w->v[c.ops[o].node].node->dtype), V, c.ops[o].param, V);
+                                loom__ctype(w->v[c.ops[o].node].node->dtype), V, o,
+                                loom__ctype(w->v[c.ops[o].node].node->dtype), V, c.ops[o].param, V);
         for (int r = 0; r < nroots; r++)
-            loom__sb_printf(&sb, "        loom_vec<%s, %d> O%d;\n", ctype(w->v[roots[r]].node->dtype), V, r);
+            loom__sb_printf(&sb, "        loom_vec<%s, %d> O%d;\n", loom__ctype(w->v[roots[r]].node->dtype), V, r);
         loom__sb_printf(&sb, "#pragma unroll\n        for (int j = 0; j < %d; j++) {\n", V);
         loom__sb_printf(&sb, "        const idx_t i = g * %d + j;\n        (void)i;\n", V);
         emit_body(&c, &sb, roots, nroots, out_param, true);
         loom__sb_printf(&sb, "        }\n");
         for (int r = 0; r < nroots; r++)
             loom__sb_printf(&sb, "        *(loom_vec<%s, %d> *)(p%d + g * %d) = O%d;\n",
-                            ctype(w->v[roots[r]].node->dtype), V, out_param[r], V, r);
+                            loom__ctype(w->v[roots[r]].node->dtype), V, out_param[r], V, r);
         loom__sb_printf(&sb, "    }\n    start += n / %d * %d;\n", V, V);
     }
     loom__sb_printf(&sb, "    for (idx_t i = start; i < n; i += stride) {\n");
@@ -704,22 +532,13 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
         free(sum);
         goto done;
     }
-    snprintf(k->name, sizeof k->name, "loom_ew_%016llx", (unsigned long long)loom__fnv1a64(src, strlen(src), LOOM__FNV1A64_INIT));
-    char *at = strstr(src, "@NAME@");
-    size_t len = strlen(src), nl = strlen(k->name);
-    k->source = malloc(len - 6 + nl + 1);
-    if (!k->source) {
-        free(src);
+    if (loom__kernel_name_source(k, "loom_ew", src)) {
         free(sum);
         goto done;
     }
-    memcpy(k->source, src, (size_t)(at - src));
-    memcpy(k->source + (at - src), k->name, nl);
-    strcpy(k->source + (at - src) + nl, at + 6);
-    free(src);
     k->kind = LOOM_KERNEL_ELEMENTWISE;
     k->summary = sum;
-    k->nargs = c.nargs;
+    k->nargs = c.args.nargs;
     k->work = c.vec > 1 ? (c.n / c.vec > 0 ? c.n / c.vec : c.n) : c.n;
     k->block = BLOCK;
     k->vec = c.vec;
@@ -736,7 +555,7 @@ done:
     if (rc) {
         loom__sb_free(&sb);
         loom__sb_free(&summary);
-        loom__sb_free(&c.params);
+        loom__sb_free(&c.args.params);
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while generating a kernel");
     }
     /* Leave the scratch as found: marks 0, operand and SSA maps -1. */

@@ -1,0 +1,210 @@
+/* Pieces every kernel generator shares (fuser/emit.h). */
+#include "emit.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *loom__ctype(int dt)
+{
+    static const char *names[LOOM_NUM_DTYPES] = {
+        "lt_bool",    "lt_int8",     "lt_int16",    "lt_int32",     "lt_int64",
+        "lt_uint8",   "lt_uint16",   "lt_uint32",   "lt_uint64",    "lt_float16",
+        "lt_bfloat16", "lt_float32", "lt_float64",  "lt_complex64", "lt_complex128"};
+    return names[dt];
+}
+
+static loom_karg *new_arg(loom_kargs *c, const char *decl)
+{
+    if (c->nargs == c->cap) {
+        int cap = c->cap ? c->cap * 2 : 16;
+        loom_karg *grown = realloc(c->k->args, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            c->params.failed = true;
+            return NULL;
+        }
+        c->k->args = grown;
+        c->cap = cap;
+    }
+    loom__sb_printf(&c->params, "%s    %s p%d", c->nargs ? ",\n" : "", decl, c->nargs);
+    loom_karg *a = &c->k->args[c->nargs++];
+    memset(a, 0, sizeof *a);
+    return a;
+}
+
+int loom__arg_ptr(loom_kargs *c, int buffer, int dt, bool out, size_t byte_offset)
+{
+    char decl[64];
+    snprintf(decl, sizeof decl, "%s%s *__restrict__", out ? "" : "const ", loom__ctype(dt));
+    loom_karg *a = new_arg(c, decl);
+    if (a) {
+        a->kind = LOOM_KARG_PTR;
+        a->buffer = buffer;
+        a->byte_offset = byte_offset;
+    }
+    return c->nargs - 1;
+}
+
+int loom__arg_i64(loom_kargs *c, int64_t v)
+{
+    loom_karg *a = new_arg(c, "long long");
+    if (a) {
+        a->kind = LOOM_KARG_VALUE;
+        a->size = 8;
+        memcpy(a->value, &v, 8);
+    }
+    return c->nargs - 1;
+}
+
+/* A value read from a node (a scalar, a fill value, a generator parameter). */
+int loom__arg_src(loom_kargs *c, const loom_array *node, loom_karg_src src)
+{
+    loom_dtype dt = (loom_dtype)node->dtype;
+    const char *decl = "long long";
+    if (src == LOOM_SRC_VALUE)
+        decl = loom__is_complex(dt) ? "loom_c128" : loom__is_float(dt) ? "double" : "long long";
+    else if (src == LOOM_SRC_D0 || src == LOOM_SRC_D1 || src == LOOM_SRC_D2)
+        decl = "double";
+    loom_karg *a = new_arg(c, decl);
+    if (a) {
+        a->kind = LOOM_KARG_VALUE;
+        a->src = src;
+        a->src_node = loom__walk_at(c->w, node);
+        loom__karg_refill(a, node);
+    }
+    return c->nargs - 1;
+}
+
+/* A scalar or fill value as the widest type of its kind; the kernel casts it once. */
+int loom__arg_value(loom_kargs *c, const loom_array *a)
+{
+    return loom__arg_src(c, a, LOOM_SRC_VALUE);
+}
+
+/* The value of generator g at flat index expression f (in its own C-order layout). */
+void loom__emit_gen(loom_strbuf *sb, const loom_array *g, int p, const char *f)
+{
+    const char *t = loom__ctype(g->dtype);
+    loom_dtype dt = (loom_dtype)g->dtype;
+    switch (g->op) {
+    case LOOM_OP_FULL:
+        loom__sb_printf(sb, "loom_cast<%s>(p%d)", t, p);
+        break;
+    case LOOM_OP_EMPTY:
+        loom__sb_printf(sb, "%s()", t);
+        break;
+    case LOOM_OP_ARANGE:
+        if (loom__is_int(dt) || dt == LOOM_BOOL)
+            loom__sb_printf(sb, "loom_cast<%s>(p%d + (long long)(%s) * p%d)", t, p, f, p + 1);
+        else
+            loom__sb_printf(sb, "loom_cast<%s>(p%d + (double)(%s) * p%d)", t, p, f, p + 1);
+        break;
+    case LOOM_OP_LINSPACE:
+        /* NumPy: start + i * step, the last element exactly stop; integer dtypes floor. */
+        loom__sb_printf(sb, "loom_cast<%s>(%s((long long)(%s) == p%d ? p%d : p%d + (double)(%s) * p%d))", t,
+                        loom__is_int(dt) ? "floor" : "", f, p + 3, p + 2, p, f, p + 1);
+        break;
+    case LOOM_OP_EYE:
+        loom__sb_printf(sb, "loom_cast<%s>((long long)((%s) %% p%d) - (long long)((%s) / p%d) == p%d)", t,
+                        f, p, f, p, p + 1);
+        break;
+    default:
+        break;
+    }
+}
+
+int loom__arg_gen(loom_kargs *c, const loom_array *g)
+{
+    switch (g->op) {
+    case LOOM_OP_FULL:
+        return loom__arg_value(c, g);
+    case LOOM_OP_ARANGE:
+        if (loom__is_int((loom_dtype)g->dtype) || g->dtype == LOOM_BOOL) {
+            int p = loom__arg_src(c, g, LOOM_SRC_D0_I64);
+            loom__arg_src(c, g, LOOM_SRC_D1_I64);
+            return p;
+        } else {
+            int p = loom__arg_src(c, g, LOOM_SRC_D0);
+            loom__arg_src(c, g, LOOM_SRC_D1);
+            return p;
+        }
+    case LOOM_OP_LINSPACE: {
+        int p = loom__arg_src(c, g, LOOM_SRC_D0);
+        loom__arg_src(c, g, LOOM_SRC_D1);
+        loom__arg_src(c, g, LOOM_SRC_D2);
+        loom__arg_i64(c, g->param.i[1] && g->param.i[0] > 1 ? g->param.i[0] - 1 : -1);
+        return p;
+    }
+    case LOOM_OP_EYE: {
+            int p = loom__arg_i64(c, g->ndim == 2 ? g->shape[1] : 1);
+        loom__arg_src(c, g, LOOM_SRC_I0);
+        return p;
+    }
+    default:
+        return c->nargs; /* EMPTY needs nothing */
+    }
+}
+
+
+void loom__emit_ew_expr(loom_strbuf *sb, const loom_array *a, const char *const *in)
+{
+    const char *t = loom__ctype(a->dtype), *cd = loom__ctype(a->cdtype);
+    switch (a->op) {
+    case LOOM_OP_COPY:
+        loom__sb_printf(sb, "%s", in[0]);
+        break;
+    case LOOM_OP_CAST:
+        loom__sb_printf(sb, "loom_cast<%s>(%s)", t, in[0]);
+        break;
+    case LOOM_OP_ROUND:
+        loom__sb_printf(sb, "loom_cast<%s>(loom_round(loom_cast<%s>(%s), %lld))", t, cd, in[0],
+                        (long long)a->param.i[0]);
+        break;
+    case LOOM_OP_WHERE:
+        loom__sb_printf(sb, "loom_cast<%s>(loom_where(loom_cast<lt_bool>(%s), loom_cast<%s>(%s), loom_cast<%s>(%s)))",
+                        t, in[0], cd, in[1], cd, in[2]);
+        break;
+    default:
+        loom__sb_printf(sb, "loom_cast<%s>(loom_%s(", t, loom__ops[a->op].name);
+        for (int k = 0; k < a->ninputs; k++)
+            loom__sb_printf(sb, "%sloom_cast<%s>(%s)", k ? ", " : "", cd, in[k]);
+        loom__sb_printf(sb, "))");
+        break;
+    }
+}
+
+void loom__needs_add(loom_needs *n, int dt)
+{
+    n->half |= dt == LOOM_FLOAT16 || dt == LOOM_BFLOAT16;
+    n->complex |= loom__is_complex((loom_dtype)dt);
+    n->ints |= loom__is_int((loom_dtype)dt);
+}
+
+/* Parsing the ops of every dtype was most of a small kernel's compile time. */
+void loom__emit_needs(loom_strbuf *sb, const loom_needs *n)
+{
+    if (n->half)
+        loom__sb_printf(sb, "#define LOOM_NEED_HALF\n");
+    if (n->complex)
+        loom__sb_printf(sb, "#define LOOM_NEED_COMPLEX\n");
+    if (n->ints)
+        loom__sb_printf(sb, "#define LOOM_NEED_INT\n");
+}
+
+int loom__kernel_name_source(loom_kernel *k, const char *prefix, char *src)
+{
+    snprintf(k->name, sizeof k->name, "%s_%016llx", prefix,
+             (unsigned long long)loom__fnv1a64(src, strlen(src), LOOM__FNV1A64_INIT));
+    char *at = strstr(src, "@NAME@");
+    size_t len = strlen(src), nl = strlen(k->name);
+    k->source = malloc(len - 6 + nl + 1);
+    if (!k->source) {
+        free(src);
+        return -1;
+    }
+    memcpy(k->source, src, (size_t)(at - src));
+    memcpy(k->source + (at - src), k->name, nl);
+    strcpy(k->source + (at - src) + nl, at + 6);
+    free(src);
+    return 0;
+}

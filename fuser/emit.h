@@ -1,0 +1,47 @@
+/* Pieces every kernel generator shares: the kernel's argument list, C++ type names, the
+ * expression of one elementwise op or generator, the dtype-group macros, and the kernel's
+ * name. Internal to fuser/. */
+#ifndef LOOM_FUSER_EMIT_H
+#define LOOM_FUSER_EMIT_H
+
+#include "strbuf.h"
+#include "walk.h"
+
+/* The arguments of the kernel being generated, and its parameter list as source. */
+typedef struct loom_kargs {
+    const loom_walk *w;
+    loom_kernel *k;
+    int nargs, cap;
+    loom_strbuf params;
+} loom_kargs;
+
+/* Each appends one argument and returns its number (the kernel's p<N>); on allocation failure
+ * args->params.failed is set and the number is still returned. */
+int loom__arg_ptr(loom_kargs *args, int buffer, int dt, bool out, size_t byte_offset);
+int loom__arg_i64(loom_kargs *args, int64_t v);
+/* A value read from a node (a scalar, a fill value, a generator parameter). */
+int loom__arg_src(loom_kargs *args, const loom_array *node, loom_karg_src src);
+/* A scalar or fill value as the widest type of its kind; the kernel casts it once. */
+int loom__arg_value(loom_kargs *args, const loom_array *a);
+/* A generator's parameters; returns the first one's number. */
+int loom__arg_gen(loom_kargs *args, const loom_array *g);
+
+/* "lt_float32" etc. */
+const char *loom__ctype(int dt);
+/* The value of generator g at flat index expression f, its parameters from p<p> on. */
+void loom__emit_gen(loom_strbuf *sb, const loom_array *g, int p, const char *f);
+/* The expression of elementwise node a given its inputs' expressions (a->ninputs of them). */
+void loom__emit_ew_expr(loom_strbuf *sb, const loom_array *a, const char *const *in);
+
+/* Which dtype groups of kernels/loom_types.cuh a kernel uses. */
+typedef struct loom_needs {
+    bool half, complex, ints;
+} loom_needs;
+void loom__needs_add(loom_needs *n, int dt);
+void loom__emit_needs(loom_strbuf *sb, const loom_needs *n);
+
+/* Names the kernel prefix_<hash of src>, puts the name where src says @NAME@ and stores the
+ * source in k (src is consumed). Returns 0, or -1 when memory runs out. */
+int loom__kernel_name_source(loom_kernel *k, const char *prefix, char *src);
+
+#endif
