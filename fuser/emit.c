@@ -34,8 +34,13 @@ static loom_karg *new_arg(loom_kargs *c, const char *decl)
 
 int loom__arg_ptr(loom_kargs *c, int buffer, int dt, bool out, size_t byte_offset)
 {
-    char decl[64];
-    snprintf(decl, sizeof decl, "%s%s *__restrict__", out ? "" : "const ", loom__ctype(dt));
+    return loom__arg_ptr_typed(c, buffer, loom__ctype(dt), out, byte_offset);
+}
+
+int loom__arg_ptr_typed(loom_kargs *c, int buffer, const char *type, bool out, size_t byte_offset)
+{
+    char decl[80];
+    snprintf(decl, sizeof decl, "%s%s *__restrict__", out ? "" : "const ", type);
     loom_karg *a = new_arg(c, decl);
     if (a) {
         a->kind = LOOM_KARG_PTR;

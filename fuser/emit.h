@@ -18,6 +18,9 @@ typedef struct loom_kargs {
 /* Each appends one argument and returns its number (the kernel's p<N>); on allocation failure
  * args->params.failed is set and the number is still returned. */
 int loom__arg_ptr(loom_kargs *args, int buffer, int dt, bool out, size_t byte_offset);
+/* The same with a C++ element type of the generator's choosing. */
+int loom__arg_ptr_typed(loom_kargs *args, int buffer, const char *type, bool out,
+                        size_t byte_offset);
 int loom__arg_i64(loom_kargs *args, int64_t v);
 /* A value read from a node (a scalar, a fill value, a generator parameter). */
 int loom__arg_src(loom_kargs *args, const loom_array *node, loom_karg_src src);

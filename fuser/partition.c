@@ -23,6 +23,15 @@ loom_fuse_options loom__fuse_options_default(void)
     return o;
 }
 
+/* What grouping knows of each kernel. */
+typedef struct group_info {
+    bool reduction;
+    bool persistent, can_persist;
+    const loom_array *dom; /* reductions: their input's shape, and the reduced axes */
+    uint32_t mask;
+    int first_kernel, last_kernel;
+} group_info;
+
 static bool computed(const loom_array *a)
 {
     return !loom__is_input(a) && a->op != LOOM_OP_SCALAR;
@@ -54,6 +63,8 @@ static void decide(loom_walk *w, const loom_fuse_options *o)
     for (int i = 0; i < w->n; i++) {
         loom_walk_node *v = &w->v[i];
         loom_array *a = v->node;
+        v->group = -1;
+        v->level = LOOM_LEVEL_NONE;
         if (loom__is_input(a))
             continue;
         if (a->op == LOOM_OP_SCALAR) {
@@ -71,7 +82,7 @@ static void decide(loom_walk *w, const loom_fuse_options *o)
             }
             inline_cost(w, v);
         }
-        if (v->requested || (kind == LOOM_OPK_EW && v->viewed))
+        if (v->requested || kind == LOOM_OPK_REDUCE || (kind == LOOM_OPK_EW && v->viewed))
             v->materialize = true;
         else if (kind == LOOM_OPK_EW && !o->fuse)
             v->materialize = true;
@@ -198,45 +209,33 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
 loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_options *opts)
 {
     loom_walk w = *wp;
-    for (int i = 0; i < w.n; i++) {
-        if (loom__ops[w.v[i].node->op].kind == LOOM_OPK_REDUCE && !loom__is_input(w.v[i].node)) {
-            loom__error(LOOM_ERR_UNSUPPORTED, fn, "%s reductions cannot be planned yet",
-                        loom__ops[w.v[i].node->op].name);
-            return NULL;
-        }
-    }
     decide(&w, opts);
 
     loom_plan *p = calloc(1, sizeof *p);
+    group_info *info = calloc((size_t)w.n + 1, sizeof *info);
+    unsigned char *read_outside = calloc((size_t)w.n + 1, 1);
+    int *seen = calloc((size_t)w.n + 1, sizeof *seen);
     int *roots = malloc((size_t)w.n * sizeof *roots);
     int *group_start = malloc((size_t)(w.n + 1) * sizeof *group_start);
     int *stack = malloc((size_t)(w.n * LOOM_MAX_INPUTS + 1) * sizeof *stack);
     if (p) {
         p->cap_buffers = w.n;
         p->buffers = malloc((size_t)w.n * sizeof *p->buffers);
-        p->kernels = calloc((size_t)w.n, sizeof *p->kernels);
+        p->kernels = calloc((size_t)w.n * 3 + 3, sizeof *p->kernels);
         p->outputs = malloc((size_t)(w.nroots ? w.nroots : 1) * sizeof *p->outputs);
     }
-    if (!p || !roots || !group_start || !stack || !p->buffers || !p->kernels ||
-        !p->outputs) {
+    if (!p || !info || !read_outside || !seen || !roots || !group_start || !stack || !p->buffers ||
+        !p->kernels || !p->outputs) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
         goto fail;
-    }
-
-    /* Buffers: every input read, every materialised value. */
-    int nroots = 0, ngroups = 0;
-    for (int i = 0; i < w.n; i++) {
-        loom_walk_node *v = &w.v[i];
-        if (loom__is_input(v->node))
-            v->buffer = add_buffer(p, v->node, i, LOOM_BUF_INPUT);
-        else if (v->materialize)
-            v->buffer = add_buffer(p, v->node, i, v->requested ? LOOM_BUF_OUTPUT : LOOM_BUF_TEMP);
     }
 
     /* Groups: a requested root joins the latest kernel when it has the same shape, reads none of
      * that kernel's values through a view and fits its op budget; roots come in topological
      * order, so kernels do too. Values materialised for any other reason (a view, a cut chain,
-     * a budget) start their own kernel: joining would undo the cut. */
+     * a budget) start their own kernel: joining would undo the cut. A reduction starts a
+     * reduction kernel, which takes in what loom__reduction_join allows. */
+    int nroots = 0, ngroups = 0;
     int group_ops = 0;
     bool group_requested = false; /* every root of the latest kernel was asked for */
     for (int i = 0; i < w.n; i++) {
@@ -246,19 +245,41 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         if (v->node->op == LOOM_OP_EMPTY)
             continue; /* allocated, never written */
         int g = ngroups - 1;
-        bool join = opts->fuse && g >= 0 && v->requested && group_requested &&
-                    group_ops + v->kernel_ops <= opts->max_ops;
-        if (join) {
-            loom_array *first = w.v[roots[group_start[g]]].node;
-            join = first->ndim == v->node->ndim &&
-                   memcmp(first->shape, v->node->shape, (size_t)first->ndim * sizeof(int64_t)) == 0 &&
-                   !reads_group_through_view(&w, i, g, stack);
+        bool reduce = loom__ops[v->node->op].kind == LOOM_OPK_REDUCE;
+        bool join = false;
+        if (opts->fuse && g >= 0 && info[g].reduction) {
+            bool persistent;
+            int level = loom__reduction_join(&w, i, g, info[g].dom, info[g].mask, &persistent, stack, seen);
+            if (level && persistent && !info[g].persistent)
+                level = info[g].can_persist ? level : LOOM_LEVEL_NONE;
+            if (level) {
+                join = true;
+                v->level = (int8_t)level;
+                info[g].persistent |= persistent;
+            }
+        } else if (!reduce && g >= 0 && !info[g].reduction) {
+            join = opts->fuse && v->requested && group_requested &&
+                   group_ops + v->kernel_ops <= opts->max_ops;
+            if (join) {
+                loom_array *first = w.v[roots[group_start[g]]].node;
+                join = first->ndim == v->node->ndim &&
+                       memcmp(first->shape, v->node->shape, (size_t)first->ndim * sizeof(int64_t)) == 0 &&
+                       !reads_group_through_view(&w, i, g, stack);
+            }
         }
         if (!join) {
             g = ngroups++;
             group_start[g] = nroots;
             group_ops = 0;
             group_requested = true;
+            info[g] = (group_info){.reduction = reduce};
+            if (reduce) {
+                const loom_array *dom = v->node->inputs[0];
+                info[g].dom = dom;
+                info[g].mask = (uint32_t)v->node->param.i[0];
+                info[g].can_persist = loom__reduction_persistent_fits(dom, info[g].mask, 8);
+                v->level = LOOM_LEVEL_ROW;
+            }
         }
         group_ops += v->kernel_ops;
         group_requested = group_requested && v->requested;
@@ -267,10 +288,56 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     }
     group_start[ngroups] = nroots;
 
-    /* Liveness for the arena: producer and last reading kernel of each buffer. */
+    /* Which materialised values another kernel reads: a reduction kernel's values stay in
+     * registers unless something outside it needs them. */
     for (int g = 0; g < ngroups; g++) {
         for (int r = group_start[g]; r < group_start[g + 1]; r++) {
-            p->buffers[w.v[roots[r]].buffer].producer = g;
+            int top = 0;
+            stack[top++] = roots[r];
+            while (top) {
+                loom_array *a = w.v[stack[--top]].node;
+                for (int k = 0; k < a->ninputs && !loom__is_input(a); k++) {
+                    int j = loom__walk_at(&w, a->inputs[k]);
+                    loom_walk_node *in = &w.v[j];
+                    if (in->materialize && in->group != g)
+                        read_outside[j] = 1;
+                    else if (!in->materialize)
+                        stack[top++] = j;
+                }
+            }
+        }
+    }
+
+    /* Buffers: every input read, every value written to memory. */
+    for (int i = 0; i < w.n; i++) {
+        loom_walk_node *v = &w.v[i];
+        if (loom__is_input(v->node))
+            v->buffer = add_buffer(p, v->node, i, LOOM_BUF_INPUT);
+        else if (v->materialize && (v->requested || read_outside[i] || v->group < 0 ||
+                                    !info[v->group].reduction))
+            v->buffer = add_buffer(p, v->node, i, v->requested ? LOOM_BUF_OUTPUT : LOOM_BUF_TEMP);
+    }
+
+    /* Kernels; a reduction group may need two (partial results, then their combination). */
+    for (int g = 0; g < ngroups; g++) {
+        info[g].first_kernel = p->nkernels;
+        const int *gr = roots + group_start[g];
+        int n = group_start[g + 1] - group_start[g];
+        if (info[g].reduction) {
+            if (loom__codegen_reduction(fn, &w, p, gr, n, info[g].persistent))
+                goto fail;
+        } else if (loom__codegen_elementwise(fn, &w, p, gr, n, &p->kernels[p->nkernels++])) {
+            goto fail;
+        }
+        info[g].last_kernel = p->nkernels - 1;
+    }
+
+    /* Liveness for the arena: the producing kernels and the last reading kernel of each
+     * buffer, conservatively over each group's kernels. */
+    for (int g = 0; g < ngroups; g++) {
+        for (int r = group_start[g]; r < group_start[g + 1]; r++) {
+            if (w.v[roots[r]].buffer >= 0)
+                p->buffers[w.v[roots[r]].buffer].producer = info[g].first_kernel;
             int top = 0;
             stack[top++] = roots[r];
             while (top) {
@@ -280,8 +347,8 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
                     int j = loom__walk_at(&w, a->inputs[k]);
                     loom_walk_node *in = &w.v[j];
                     if (in->buffer >= 0 && (in->group != g || loom__is_input(in->node))) {
-                        if (p->buffers[in->buffer].last_use < g)
-                            p->buffers[in->buffer].last_use = g;
+                        if (p->buffers[in->buffer].last_use < info[g].last_kernel)
+                            p->buffers[in->buffer].last_use = info[g].last_kernel;
                     } else if (!in->materialize) {
                         stack[top++] = j;
                     }
@@ -291,21 +358,21 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     }
     plan_arena(p);
 
-    for (int g = 0; g < ngroups; g++) {
-        loom_kernel *k = &p->kernels[p->nkernels++];
-        if (loom__codegen_elementwise(fn, &w, p, roots + group_start[g],
-                                      group_start[g + 1] - group_start[g], k))
-            goto fail;
-    }
     for (int r = 0; r < w.nroots; r++)
         p->outputs[r] = w.v[loom__walk_at(&w, w.roots[r])].buffer;
     p->noutputs = w.nroots;
+    free(info);
+    free(read_outside);
+    free(seen);
     free(roots);
     free(group_start);
     free(stack);
     *wp = w; /* hand back the scratch codegen attached, for loom__walk_free */
     return p;
 fail:
+    free(info);
+    free(read_outside);
+    free(seen);
     free(roots);
     free(group_start);
     free(stack);

@@ -7,6 +7,10 @@
 
 #include "ptrmap.h"
 
+/* Where a value of a reduction kernel lives: at every element of the reduced domain (the
+ * reductions' input shape), or once per output (row) after the reductions. */
+enum { LOOM_LEVEL_NONE = 0, LOOM_LEVEL_ELEM = 1, LOOM_LEVEL_ROW = 2 };
+
 typedef struct loom_walk_node {
     loom_array *node;
     int nconsumers;
@@ -17,6 +21,7 @@ typedef struct loom_walk_node {
     int depth;        /* inlined elementwise ops since the last materialised value */
     int kernel_ops;   /* ops its kernel computes for it, when materialised */
     int group;        /* kernel computing it, for materialised nodes */
+    int8_t level;     /* for values of a reduction kernel: LOOM_LEVEL_ELEM or _ROW */
     int buffer;       /* plan buffer holding it, or -1 */
 } loom_walk_node;
 
@@ -46,5 +51,22 @@ static inline int loom__walk_at(const loom_walk *w, const loom_array *a)
  * order) into k, appending its arguments; buffers must already be assigned. Returns 0 or -1. */
 int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_plan *plan,
                               const int *roots, int nroots, loom_kernel *k);
+
+/* Generates the kernels of one reduction group (1, or 2 when long reductions split in two
+ * passes) at plan->kernels[plan->nkernels...], adding scratch for partial results. roots:
+ * the group's materialised values in topological order, the first a REDUCE node, each with
+ * its level; persistent: one block per row holds the row in registers across the group's
+ * reductions (loom__reduction_persistent_fits said yes). Returns 0 or -1. */
+int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan *plan, const int *roots,
+                            int nroots, bool persistent);
+/* The level value i would have in reduction group g (reductions of dom over mask), or
+ * LOOM_LEVEL_NONE when it cannot join; *persistent says whether joining needs the group to
+ * run persistently. stack has room for w->n * LOOM_MAX_INPUTS entries; seen has w->n entries,
+ * none equal to i + 1 on entry. */
+int loom__reduction_join(const loom_walk *w, int i, int g, const loom_array *dom, uint32_t mask,
+                         bool *persistent, int *stack, int *seen);
+/* Whether reductions of dom over the axes in mask can run persistently: the reduced axes
+ * come after every kept one and a row (their extents' product) fits one block's registers. */
+bool loom__reduction_persistent_fits(const loom_array *dom, uint32_t mask, int value_bytes);
 
 #endif
