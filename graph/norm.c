@@ -17,6 +17,16 @@ static loom_array *unary(const char *fn, loom_op op, loom_array *a)
     return loom__ew(fn, op, 1, &a, NULL);
 }
 
+/* The max (ord > 0) or min of x over mask. NumPy's norms take the max with initial=0, so an
+ * empty max is 0: recorded as the sum of nothing, which is 0 too. */
+static loom_array *extreme(const char *fn, loom_array *x, double ord, uint32_t mask,
+                           bool keepdims, loom_dtype w)
+{
+    loom_op op = ord < 0 ? LOOM_OP_MIN : x && loom__reduce_count(x, mask) == 0 ? LOOM_OP_SUM
+                                                                               : LOOM_OP_MAX;
+    return loom__reduction(fn, op, x, mask, keepdims, w, w);
+}
+
 /* ord 1, 2 (or default), inf, -inf, 0 or p over the axes of mask; x is in the working dtype. */
 static loom_array *vector_norm(const char *fn, loom_array *x, double ord, uint32_t mask,
                                bool keepdims)
@@ -25,8 +35,7 @@ static loom_array *vector_norm(const char *fn, loom_array *x, double ord, uint32
     if (isnan(ord) || ord == 2.0)
         return unary(fn, LOOM_OP_SQRT, loom__sum_in(fn, loom__abs2(fn, x), mask, keepdims, w));
     if (isinf(ord))
-        return loom__reduction(fn, ord > 0 ? LOOM_OP_MAX : LOOM_OP_MIN,
-                               unary(fn, LOOM_OP_ABSOLUTE, x), mask, keepdims, w, w);
+        return extreme(fn, unary(fn, LOOM_OP_ABSOLUTE, x), ord, mask, keepdims, w);
     if (ord == 0.0)
         return loom_astype(loom__reduction(fn, LOOM_OP_SUM, loom_astype(x, LOOM_BOOL), mask,
                                            keepdims, LOOM_INT64, LOOM_INT64),
@@ -59,8 +68,7 @@ static loom_array *matrix_norm(const char *fn, loom_array *x, double ord, int ro
     /* ord +-1 sums down the rows (each column's sum), +-inf along them (each row's sum). */
     uint32_t summed = fabs(ord) == 1.0 ? rows : cols;
     loom_array *s = loom__sum_in(fn, unary(fn, LOOM_OP_ABSOLUTE, x), summed, true, w);
-    loom_array *r = loom__reduction(fn, ord > 0 ? LOOM_OP_MAX : LOOM_OP_MIN, s,
-                                    (rows | cols) & ~summed, true, w, w);
+    loom_array *r = extreme(fn, s, ord, (rows | cols) & ~summed, true, w);
     return keepdims ? r : loom__unkeep(fn, r, rows | cols);
 }
 

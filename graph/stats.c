@@ -68,6 +68,14 @@ static loom_array *var(const char *fn, loom_array *a, const int *axes, int naxes
     loom_array *v = divide_count(fn, ss, n > 0 ? (double)n : 0.0);
     if (root)
         v = loom__ew(fn, LOOM_OP_SQRT, 1, &v, NULL);
+    /* NumPy's std takes the root in place, so an integer or bool dtype= cannot hold it. */
+    if (v && root && !loom_can_cast((loom_dtype)v->dtype, result, LOOM_CASTING_SAME_KIND)) {
+        loom__error(LOOM_ERR_INVALID, fn,
+                    "Cannot cast ufunc 'sqrt' output from dtype('%s') to dtype('%s') with "
+                    "casting rule 'same_kind'",
+                    loom_dtype_name((loom_dtype)v->dtype), loom_dtype_name(result));
+        v = NULL;
+    }
     return loom__scope_return(loom_astype(v, result));
 }
 
