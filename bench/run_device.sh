@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Everything that needs the GPU, for one device call each:
 #   bash bench/run_device.sh test    build (Release), ctest -L gpu, compute-sanitizer memcheck
-#   bash bench/run_device.sh bench   build (Release), loom_bench, roofline and the peers
+#   bash bench/run_device.sh bench [workload ...]
+#                                    build (Release), loom_bench, roofline and the peers (all
+#                                    workloads unless named: a device call has 600 s)
 # Peers: copy ../shared/peers into .peers/ (git-ignored) first and carry it. Logs go to $OUT.
 set -u -o pipefail
 OUT=${OUT:-/tmp/loom-out}
 mkdir -p "$OUT"
 what=${1:-test}
+shift
+workloads=${*:-chain scale mse softmax layernorm rownorm sum_full sum_cols small64 ones2GB}
 if ! { cmake -B build -DCMAKE_BUILD_TYPE=Release >"$OUT/cmake.log" 2>&1 &&
        cmake --build build -j"$(nproc)" >"$OUT/build.log" 2>&1; }; then
     grep -B3 -A3 -E "error|Error" "$OUT/build.log" | head -40
@@ -29,13 +33,14 @@ if [ "$what" = test ]; then
     exit 0
 fi
 
-./build/loom_bench >"$OUT/loom.log" 2>&1
+./build/loom_bench "$@" >"$OUT/loom.log" 2>&1
 cat "$OUT/loom.log"
 if [ -d .peers ]; then
     nvcc -O3 -arch=sm_90 -o /tmp/roofline .peers/roofline.cu && /tmp/roofline >"$OUT/roofline.log" 2>&1
     tail -3 "$OUT/roofline.log"
     for fw in cupy cupy.fuse jax torch torch.compile; do
-        timeout 240 python3 .peers/peer_bench.py "$fw" chain scale small64 ones2GB \
+        # shellcheck disable=SC2086
+        timeout 240 python3 .peers/peer_bench.py "$fw" $workloads \
             >"$OUT/peer_$fw.log" 2>&1
     done
 fi

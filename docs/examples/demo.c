@@ -1,11 +1,15 @@
 /* Loom's demo: the chain workload of BENCH.md on 2^26 float32 values, fused into one kernel
  * and then with fusion off (LOOM_FUSE=0: one kernel per op), with the time and the launches of
- * each, a checksum of the result, and the fused plan drawn as chain.dot (and chain.svg).
+ * each, a checksum of the result, and the fused plan drawn as chain.dot (and chain.svg). Then
+ * the seed exercise: 50 million float32 values made on the device, sin(arange(50M) * 0.001),
+ * as a 50000x1000 matrix whose rows are normalised, (m - mean(m,1)) / std(m,1), fused and
+ * unfused, each checked on the host: every row has mean ~0 and std ~1.
  *     cmake -B build && cmake --build build -j && ./build/demo
  */
 #define _POSIX_C_SOURCE 200809L
 #include <loom.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -13,6 +17,8 @@
 
 #define N ((int64_t)1 << 26)
 #define RUNS 7
+#define ROWS 50000
+#define COLS 1000
 
 /* sin(x)*2 + cos(x)**2 - exp(-x)/(1 + x*x): ten ops, and nothing runs yet. */
 static loom_array *chain(loom_array *x)
@@ -22,6 +28,15 @@ static loom_array *chain(loom_array *x)
     loom_array *c = loom_divide(loom_exp(loom_negative(x)), loom_add_scalar(loom_multiply(x, x), 1.0));
     return loom_subtract(loom_add(a, b), c);
 }
+
+/* (m - mean(m, 1, keepdims)) / std(m, 1, keepdims): two row reductions and their consumers. */
+static loom_array *rownorm(loom_array *m)
+{
+    int axis = 1;
+    return loom_divide(loom_subtract(m, loom_mean(m, &axis, 1, true)), loom_std(m, &axis, 1, 0, true));
+}
+
+typedef loom_array *(*workload)(loom_array *);
 
 static double now_ms(void)
 {
@@ -43,8 +58,8 @@ typedef struct result {
     float *y;                 /* the result on the host */
 } result;
 
-/* Runs the chain with LOOM_FUSE=fuse: one warm-up (it compiles), RUNS timed, one copied out. */
-static int measure(const char *fuse, loom_array *x, result *r)
+/* Runs f(x) with LOOM_FUSE=fuse: one warm-up (it compiles), RUNS timed, one copied out. */
+static int measure(const char *fuse, workload f, loom_array *x, result *r)
 {
     setenv("LOOM_FUSE", fuse, 1);
     double t[RUNS];
@@ -54,7 +69,7 @@ static int measure(const char *fuse, loom_array *x, result *r)
             loom_stats_get(&s0);
         double t0 = now_ms();
         loom_scope_begin();
-        int rc = loom_eval(chain(x));
+        int rc = loom_eval(f(x));
         loom_scope_end();
         if (rc == LOOM_OK)
             rc = loom_stream_synchronize(NULL);
@@ -73,13 +88,82 @@ static int measure(const char *fuse, loom_array *x, result *r)
     setenv("LOOM_GRAPHS", "0", 1);
     loom_stats_get(&s0);
     loom_scope_begin();
-    int rc = loom_get(chain(x), r->y, (size_t)N * sizeof(float));
+    int rc = loom_get(f(x), r->y, (size_t)loom_size(x) * sizeof(float));
     loom_scope_end();
     loom_stats_get(&s1);
     unsetenv("LOOM_GRAPHS");
     unsetenv("LOOM_FUSE");
     r->plan_kernels = s1.kernels_launched - s0.kernels_launched;
     return rc;
+}
+
+static void print_table(const result *fused, const result *unfused)
+{
+    printf("              time (median of %d)  kernels in the plan  launches per evaluation\n",
+           RUNS);
+    printf("fused         %8.3f ms %20llu  %5.1f kernels + %.1f CUDA Graphs\n", fused->ms,
+           (unsigned long long)fused->plan_kernels, fused->kernels, fused->graphs);
+    printf("LOOM_FUSE=0   %8.3f ms %20llu  %5.1f kernels + %.1f CUDA Graphs\n", unfused->ms,
+           (unsigned long long)unfused->plan_kernels, unfused->kernels, unfused->graphs);
+}
+
+/* The largest |mean| and |std - 1| over the rows of a normalised ROWS x COLS matrix. */
+static void row_moments(const float *z, double *worst_mean, double *worst_std)
+{
+    *worst_mean = *worst_std = 0;
+    for (int64_t r = 0; r < ROWS; r++) {
+        const float *row = z + r * COLS;
+        double sum = 0, sq = 0;
+        for (int64_t c = 0; c < COLS; c++)
+            sum += row[c];
+        double mean = sum / COLS;
+        for (int64_t c = 0; c < COLS; c++)
+            sq += (row[c] - mean) * (row[c] - mean);
+        double dm = fabs(mean), ds = fabs(sqrt(sq / COLS) - 1);
+        /* written so that a NaN counts as the worst */
+        *worst_mean = dm > *worst_mean || dm != dm ? dm : *worst_mean;
+        *worst_std = ds > *worst_std || ds != ds ? ds : *worst_std;
+    }
+}
+
+/* The seed exercise; returns 0 when both results have every row at mean ~0, std ~1. */
+static int seed_exercise(void)
+{
+    /* m is made on the device and kept, so each run reads it once and writes the result. */
+    loom_array *m = loom_reshape(loom_sin(loom_mul_scalar(loom_arange(0, (double)ROWS * COLS, 1,
+                                                                      LOOM_FLOAT32), 0.001)),
+                                 2, (int64_t[]){ROWS, COLS});
+    result fused = {.y = malloc((size_t)ROWS * COLS * sizeof(float))};
+    result unfused = {.y = malloc((size_t)ROWS * COLS * sizeof(float))};
+    int rc = !fused.y || !unfused.y ? LOOM_ERR_OOM : loom_eval(m);
+    if (rc == LOOM_OK)
+        rc = measure("1", rownorm, m, &fused);
+    if (rc == LOOM_OK)
+        rc = measure("0", rownorm, m, &unfused);
+    int bad = 0;
+    if (rc != LOOM_OK) {
+        fprintf(stderr, "demo: %s\n", loom_last_error() ? loom_last_error() : "out of host memory");
+        bad = 1;
+    } else {
+        printf("\nm = sin(arange(%d) * 0.001).reshape(%d, %d) in float32, rows normalised:\n"
+               "z = (m - mean(m, 1, keepdims)) / std(m, 1, keepdims)\n\n", ROWS * COLS, ROWS, COLS);
+        print_table(&fused, &unfused);
+        printf("\nfusion is %.1fx faster.\n", unfused.ms / fused.ms);
+        /* float32 rows of 1000: the mean and std are good to ~1e-5 of the row's spread */
+        const double tol = 1e-3;
+        for (int k = 0; k < 2; k++) {
+            double wm, ws;
+            row_moments(k ? unfused.y : fused.y, &wm, &ws);
+            bool ok = wm <= tol && ws <= tol;
+            printf("%-11s every row of z: |mean| <= %.2e, |std - 1| <= %.2e: %s\n",
+                   k ? "LOOM_FUSE=0" : "fused", wm, ws, ok ? "ok" : "WRONG");
+            bad |= !ok;
+        }
+    }
+    free(fused.y);
+    free(unfused.y);
+    loom_release(m);
+    return bad;
 }
 
 static double checksum(const float *y)
@@ -123,9 +207,9 @@ int main(void)
     result unfused = {.y = malloc((size_t)N * sizeof(float))};
     int rc = !fused.y || !unfused.y ? LOOM_ERR_OOM : loom_eval(x);
     if (rc == LOOM_OK)
-        rc = measure("1", x, &fused);
+        rc = measure("1", chain, x, &fused);
     if (rc == LOOM_OK)
-        rc = measure("0", x, &unfused);
+        rc = measure("0", chain, x, &unfused);
     if (rc != LOOM_OK) {
         fprintf(stderr, "demo: %s\n", loom_last_error() ? loom_last_error() : "out of host memory");
         free(fused.y);
@@ -136,12 +220,7 @@ int main(void)
 
     printf("y = sin(x)*2 + cos(x)**2 - exp(-x)/(1 + x*x) for x = linspace(-3, 3) "
            "(%lld float32 values)\n\n", (long long)N);
-    printf("              time (median of %d)  kernels in the plan  launches per evaluation\n",
-           RUNS);
-    printf("fused         %8.3f ms %20llu  %5.1f kernels + %.1f CUDA Graphs\n", fused.ms,
-           (unsigned long long)fused.plan_kernels, fused.kernels, fused.graphs);
-    printf("LOOM_FUSE=0   %8.3f ms %20llu  %5.1f kernels + %.1f CUDA Graphs\n", unfused.ms,
-           (unsigned long long)unfused.plan_kernels, unfused.kernels, unfused.graphs);
+    print_table(&fused, &unfused);
     printf("\nfusion is %.1fx faster. Times cover building the graph, evaluating it and waiting\n"
            "for the GPU. A plan of several kernels is replayed as one CUDA Graph: loom_stats\n"
            "counts that as one graph launch (graph_launches), not as kernels_launched.\n\n",
@@ -153,5 +232,6 @@ int main(void)
     free(fused.y);
     free(unfused.y);
     loom_release(x);
-    return same ? 0 : 1;
+    int bad = seed_exercise();
+    return same && !bad ? 0 : 1;
 }
