@@ -684,6 +684,23 @@ static int build_kernel(rctx *c, const geometry *g, const int *roots, int nroots
     free(out);
     if (rc)
         return -1;
+    /* The fused ops, for logs and DOT, and the nodes computed here, for DOT clusters. */
+    loom_strbuf summary = {0};
+    k->nodes = malloc(((size_t)w->n + 1) * sizeof *k->nodes);
+    if (!k->nodes)
+        return -1;
+    for (int i = 0; i < w->n; i++) {
+        const loom_array *a = w->v[i].node;
+        if (!c->need[i] || (c->kind[i] != K_COMPUTED && c->kind[i] != K_RB))
+            continue;
+        k->nodes[k->nnodes++] = (loom_array *)a;
+        if (c->kind[i] == K_COMPUTED)
+            loom__sb_printf(&summary, "%s%s", summary.len ? " " : "", loom__ops[a->op].name);
+    }
+    if (g->mode != MODE_FULL)
+        loom__sb_printf(&summary, g->mode == MODE_PARTIAL ? " (partial)" : " (combine)");
+    if (!(k->summary = loom__sb_take(&summary)))
+        return -1;
     k->kind = g->persistent ? LOOM_KERNEL_PERSISTENT : LOOM_KERNEL_REDUCTION;
     k->nargs = c->args.nargs;
     k->block = g->persistent ? g->team : BLOCK;
