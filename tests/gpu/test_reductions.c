@@ -665,7 +665,7 @@ static void test_average(void)
                   make_input(LOOM_INT8, 2, shape, IN_SMALL), wrow, AX1, 1);
     /* without weights it is the mean */
     loom_array *m = loom_average(a, AX1, 1, NULL, false), *mean = loom_mean(a, AX1, 1, false);
-    hdata hm, hmean;
+    hdata hm = {0}, hmean = {0}; /* hmean stays unfetched when m fails */
     if (fetch(m, &hm, "average without weights") && fetch(mean, &hmean, "mean"))
         CHECK(hm.n == hmean.n && memcmp(hm.re, hmean.re, (size_t)hm.n * 8) == 0);
     hdata_free(&hm);
@@ -697,8 +697,60 @@ static void test_huge(void)
     loom_scope_end();
 }
 
+/* The host reference on hand-computed groups, so a reference bug (or a stale build of it) shows
+ * up without a GPU and is never mistaken for a device bug: ptp wraps into the input dtype as in
+ * NumPy, the plain functions propagate NaN, complex means and products keep their imaginary
+ * parts. */
+static expect ref_of(rop op, loom_dtype dt, int64_t n, const double *re, const double *im, const int64_t *iv)
+{
+    hdata h = {.dt = dt, .ndim = 1, .shape = {n}, .n = n, .re = calloc((size_t)n, 8)};
+    if (im)
+        h.im = calloc((size_t)n, 8);
+    if (iv)
+        h.iv = calloc((size_t)n, 8);
+    for (int64_t i = 0; i < n; i++) {
+        h.re[i] = iv ? (double)iv[i] : re[i];
+        if (im)
+            h.im[i] = im[i];
+        if (iv)
+            h.iv[i] = iv[i];
+    }
+    groups g;
+    groups_make(&g, 1, h.shape, NULL, 0, false);
+    gstat *st = group_stats(&h, &g);
+    expect e = expected(op, dt, result_dtype(op, dt), st, true);
+    free(st);
+    groups_free(&g);
+    hdata_free(&h);
+    return e;
+}
+
+static void test_references(void)
+{
+    static const int64_t i8[] = {5, -128, 127}, i16[] = {-8, 8, 3};
+    CHECK(ref_of(R_PTP, LOOM_INT8, 3, NULL, NULL, i8).iv == -1);
+    CHECK(ref_of(R_PTP, LOOM_INT16, 3, NULL, NULL, i16).iv == 16);
+    CHECK(ref_of(R_PTP, LOOM_FLOAT32, 3, (double[]){0, -8, 8}, NULL, NULL).re == 16);
+    CHECK(isnan(ref_of(R_PTP, LOOM_FLOAT32, 3, (double[]){0, NAN, 8}, NULL, NULL).re));
+    static const double nan3[] = {1, NAN, 2};
+    static const rop plain[] = {R_SUM, R_PROD, R_MEAN, R_MAX, R_VAR1};
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
+        CHECK(isnan(ref_of(plain[i], LOOM_FLOAT64, 3, nan3, NULL, NULL).re));
+    CHECK(ref_of(R_NANSUM, LOOM_FLOAT64, 3, nan3, NULL, NULL).re == 3);
+    CHECK(ref_of(R_NANPROD, LOOM_FLOAT64, 3, nan3, NULL, NULL).re == 2);
+    CHECK(ref_of(R_NANMEAN, LOOM_FLOAT64, 3, nan3, NULL, NULL).re == 1.5);
+    static const double cre[] = {1, 3, -1}, cim[] = {2, 4, 1};
+    expect p = ref_of(R_PROD, LOOM_COMPLEX128, 3, cre, cim, NULL), m = ref_of(R_MEAN, LOOM_COMPLEX64, 3, cre, cim, NULL);
+    /* (1+2j)(3+4j)(-1+1j) = (-5+10j)(-1+1j) = -5-15j */
+    CHECK(p.re == -5 && p.im == -15);
+    CHECK(m.re == 1 && m.im == 7.0 / 3);
+}
+
 int main(void)
 {
+    test_references();
+    if (check_failures)
+        return check_summary("gpu_test_reductions (host references)");
     if (loom_device_count() <= 0) {
         printf("gpu_test_reductions: no CUDA device, skipped\n");
         return 77;
