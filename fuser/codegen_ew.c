@@ -45,15 +45,6 @@ typedef struct ctx {
     loom_strbuf params;
 } ctx;
 
-static const char *ctype(int dt)
-{
-    static const char *names[LOOM_NUM_DTYPES] = {
-        "lt_bool",    "lt_int8",     "lt_int16",    "lt_int32",     "lt_int64",
-        "lt_uint8",   "lt_uint16",   "lt_uint32",   "lt_uint64",    "lt_float16",
-        "lt_bfloat16", "lt_float32", "lt_float64",  "lt_complex64", "lt_complex128"};
-    return names[dt];
-}
-
 static loom_karg *new_arg(ctx *c, const char *decl)
 {
     if (c->nargs == c->cap_args) {
@@ -75,7 +66,7 @@ static loom_karg *new_arg(ctx *c, const char *decl)
 static int arg_ptr(ctx *c, int buffer, int dt, bool out, size_t byte_offset)
 {
     char decl[64];
-    snprintf(decl, sizeof decl, "%s%s *__restrict__", out ? "" : "const ", ctype(dt));
+    snprintf(decl, sizeof decl, "%s%s *__restrict__", out ? "" : "const ", loom__ctype(dt));
     loom_karg *a = new_arg(c, decl);
     if (a) {
         a->kind = LOOM_KARG_PTR;
@@ -359,7 +350,7 @@ static void emit_strided_index(ctx *c, loom_strbuf *sb, const operand *op, int o
 /* The value of generator g at flat index expression f (in its own C-order layout). */
 static void emit_gen(loom_strbuf *sb, const loom_array *g, int p, const char *f)
 {
-    const char *t = ctype(g->dtype);
+    const char *t = loom__ctype(g->dtype);
     loom_dtype dt = (loom_dtype)g->dtype;
     switch (g->op) {
     case LOOM_OP_FULL:
@@ -424,7 +415,7 @@ static void emit_value(ctx *c, loom_strbuf *sb, int i)
 {
     const loom_walk *w = c->w;
     const loom_array *a = w->v[i].node;
-    const char *t = ctype(a->dtype);
+    const char *t = loom__ctype(a->dtype);
     loom__sb_printf(sb, "        const %s v%d = ", t, c->local[i]);
     if (a->op == LOOM_OP_SCALAR) {
         loom__sb_printf(sb, "loom_cast<%s>(p%d);\n", t, c->ops[c->op_of[i]].param);
@@ -435,7 +426,7 @@ static void emit_value(ctx *c, loom_strbuf *sb, int i)
         loom__sb_printf(sb, ";\n");
         return;
     }
-    const char *cd = ctype(a->cdtype);
+    const char *cd = loom__ctype(a->cdtype);
     char in[LOOM_MAX_INPUTS][48];
     for (int k = 0; k < a->ninputs; k++)
         snprintf(in[k], sizeof in[k], "v%d", c->local[loom__walk_at(w, a->inputs[k])]);
@@ -493,7 +484,7 @@ static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
     for (int o = 0; o < c->nops; o++) {
         const operand *op = &c->ops[o];
         const loom_array *a = w->v[op->node].node;
-        const char *t = ctype(a->dtype);
+        const char *t = loom__ctype(a->dtype);
         switch (op->kind) {
         case SRC_LOAD:
             if (vector)
@@ -680,17 +671,17 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
         for (int o = 0; o < c.nops; o++)
             if (c.ops[o].kind == SRC_LOAD)
                 loom__sb_printf(&sb, "        const loom_vec<%s, %d> L%d = *(const loom_vec<%s, %d> *)(p%d + g * %d);\n",
-                                ctype(w->v[c.ops[o].node].node->dtype), V, o,
-                                ctype(w->v[c.ops[o].node].node->dtype), V, c.ops[o].param, V);
+                                loom__ctype(w->v[c.ops[o].node].node->dtype), V, o,
+                                loom__ctype(w->v[c.ops[o].node].node->dtype), V, c.ops[o].param, V);
         for (int r = 0; r < nroots; r++)
-            loom__sb_printf(&sb, "        loom_vec<%s, %d> O%d;\n", ctype(w->v[roots[r]].node->dtype), V, r);
+            loom__sb_printf(&sb, "        loom_vec<%s, %d> O%d;\n", loom__ctype(w->v[roots[r]].node->dtype), V, r);
         loom__sb_printf(&sb, "#pragma unroll\n        for (int j = 0; j < %d; j++) {\n", V);
         loom__sb_printf(&sb, "        const idx_t i = g * %d + j;\n        (void)i;\n", V);
         emit_body(&c, &sb, roots, nroots, out_param, true);
         loom__sb_printf(&sb, "        }\n");
         for (int r = 0; r < nroots; r++)
             loom__sb_printf(&sb, "        *(loom_vec<%s, %d> *)(p%d + g * %d) = O%d;\n",
-                            ctype(w->v[roots[r]].node->dtype), V, out_param[r], V, r);
+                            loom__ctype(w->v[roots[r]].node->dtype), V, out_param[r], V, r);
         loom__sb_printf(&sb, "    }\n    start += n / %d * %d;\n", V, V);
     }
     loom__sb_printf(&sb, "    for (idx_t i = start; i < n; i += stride) {\n");
@@ -704,19 +695,10 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
         free(sum);
         goto done;
     }
-    snprintf(k->name, sizeof k->name, "loom_ew_%016llx", (unsigned long long)loom__fnv1a64(src, strlen(src), LOOM__FNV1A64_INIT));
-    char *at = strstr(src, "@NAME@");
-    size_t len = strlen(src), nl = strlen(k->name);
-    k->source = malloc(len - 6 + nl + 1);
-    if (!k->source) {
-        free(src);
+    if (loom__kernel_set_source(k, "loom_ew", src)) {
         free(sum);
         goto done;
     }
-    memcpy(k->source, src, (size_t)(at - src));
-    memcpy(k->source + (at - src), k->name, nl);
-    strcpy(k->source + (at - src) + nl, at + 6);
-    free(src);
     k->kind = LOOM_KERNEL_ELEMENTWISE;
     k->summary = sum;
     k->nargs = c.nargs;

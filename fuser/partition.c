@@ -7,7 +7,7 @@
 
 const char *loom__kernel_kind_name(loom_kernel_kind k)
 {
-    static const char *names[] = {"elementwise", "reduction", "persistent", "library"};
+    static const char *names[] = {"elementwise", "reduction", "persistent", "library", "scan"};
     return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
@@ -49,15 +49,34 @@ static void inline_cost(loom_walk *w, loom_walk_node *v)
     v->depth = self + deepest;
 }
 
+/* SCAN (scans of issue 4): a scan is materialised and reads its input from memory, so the
+ * value it reads (through a view: the view's base) is materialised too. Elementwise producers
+ * are not fused into scans in this version. */
+static void scan_inputs_in_memory(loom_walk *w)
+{
+    for (int i = 0; i < w->n; i++) {
+        loom_array *a = w->v[i].node;
+        if (loom__ops[a->op].kind != LOOM_OPK_SCAN || loom__is_input(a))
+            continue;
+        w->v[i].materialize = true;
+        loom_array *src = a->inputs[0];
+        if (src->op == LOOM_OP_VIEW && !loom__is_input(src))
+            src = src->inputs[0];
+        if (!loom__is_input(src))
+            w->v[loom__walk_at(w, src)].materialize = true;
+    }
+}
+
 static void decide(loom_walk *w, const loom_fuse_options *o)
 {
+    scan_inputs_in_memory(w); /* SCAN */
     for (int i = 0; i < w->n; i++) {
         loom_walk_node *v = &w->v[i];
         loom_array *a = v->node;
         if (loom__is_input(a))
             continue;
         if (a->op == LOOM_OP_SCALAR) {
-            v->materialize = v->requested;
+            v->materialize = v->requested || v->materialize; /* SCAN: a scan may read it */
             continue;
         }
         loom_opkind kind = loom__ops[a->op].kind;
@@ -198,7 +217,9 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
 loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_options *opts)
 {
     loom_walk w = *wp;
+    int nscans = 0; /* SCAN: up to 3 kernels each */
     for (int i = 0; i < w.n; i++) {
+        nscans += loom__ops[w.v[i].node->op].kind == LOOM_OPK_SCAN;
         if (loom__ops[w.v[i].node->op].kind == LOOM_OPK_REDUCE && !loom__is_input(w.v[i].node)) {
             loom__error(LOOM_ERR_UNSUPPORTED, fn, "%s reductions cannot be planned yet",
                         loom__ops[w.v[i].node->op].name);
@@ -211,13 +232,14 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     int *roots = malloc((size_t)w.n * sizeof *roots);
     int *group_start = malloc((size_t)(w.n + 1) * sizeof *group_start);
     int *stack = malloc((size_t)(w.n * LOOM_MAX_INPUTS + 1) * sizeof *stack);
+    int *group_kernel = malloc((size_t)(w.n + 1) * sizeof *group_kernel); /* SCAN */
     if (p) {
         p->cap_buffers = w.n;
         p->buffers = malloc((size_t)w.n * sizeof *p->buffers);
-        p->kernels = calloc((size_t)w.n, sizeof *p->kernels);
+        p->kernels = calloc((size_t)(w.n + 2 * nscans), sizeof *p->kernels);
         p->outputs = malloc((size_t)(w.nroots ? w.nroots : 1) * sizeof *p->outputs);
     }
-    if (!p || !roots || !group_start || !stack || !p->buffers || !p->kernels ||
+    if (!p || !roots || !group_start || !stack || !group_kernel || !p->buffers || !p->kernels ||
         !p->outputs) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
         goto fail;
@@ -239,6 +261,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
      * a budget) start their own kernel: joining would undo the cut. */
     int group_ops = 0;
     bool group_requested = false; /* every root of the latest kernel was asked for */
+    bool group_scan = false;      /* SCAN: a scan is a group of its own */
     for (int i = 0; i < w.n; i++) {
         loom_walk_node *v = &w.v[i];
         if (!v->materialize || loom__is_input(v->node))
@@ -246,8 +269,9 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         if (v->node->op == LOOM_OP_EMPTY)
             continue; /* allocated, never written */
         int g = ngroups - 1;
-        bool join = opts->fuse && g >= 0 && v->requested && group_requested &&
-                    group_ops + v->kernel_ops <= opts->max_ops;
+        bool scan = loom__ops[v->node->op].kind == LOOM_OPK_SCAN;
+        bool join = opts->fuse && g >= 0 && v->requested && group_requested && !group_scan &&
+                    !scan && group_ops + v->kernel_ops <= opts->max_ops;
         if (join) {
             loom_array *first = w.v[roots[group_start[g]]].node;
             join = first->ndim == v->node->ndim &&
@@ -259,6 +283,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
             group_start[g] = nroots;
             group_ops = 0;
             group_requested = true;
+            group_scan = scan;
         }
         group_ops += v->kernel_ops;
         group_requested = group_requested && v->requested;
@@ -267,10 +292,27 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     }
     group_start[ngroups] = nroots;
 
+    /* Kernels first (a scan group has up to 3, and scratch of its own), then liveness in kernel
+     * indices: group g runs kernels group_kernel[g] .. group_kernel[g + 1] - 1. */
+    for (int g = 0; g < ngroups; g++) {
+        group_kernel[g] = p->nkernels;
+        if (loom__ops[w.v[roots[group_start[g]]].node->op].kind == LOOM_OPK_SCAN) {
+            if (loom__codegen_scan(fn, &w, p, roots[group_start[g]])) /* SCAN */
+                goto fail;
+            continue;
+        }
+        loom_kernel *k = &p->kernels[p->nkernels++];
+        if (loom__codegen_elementwise(fn, &w, p, roots + group_start[g],
+                                      group_start[g + 1] - group_start[g], k))
+            goto fail;
+    }
+    group_kernel[ngroups] = p->nkernels;
+
     /* Liveness for the arena: producer and last reading kernel of each buffer. */
     for (int g = 0; g < ngroups; g++) {
+        int first = group_kernel[g], last = group_kernel[g + 1] - 1;
         for (int r = group_start[g]; r < group_start[g + 1]; r++) {
-            p->buffers[w.v[roots[r]].buffer].producer = g;
+            p->buffers[w.v[roots[r]].buffer].producer = first;
             int top = 0;
             stack[top++] = roots[r];
             while (top) {
@@ -280,8 +322,8 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
                     int j = loom__walk_at(&w, a->inputs[k]);
                     loom_walk_node *in = &w.v[j];
                     if (in->buffer >= 0 && (in->group != g || loom__is_input(in->node))) {
-                        if (p->buffers[in->buffer].last_use < g)
-                            p->buffers[in->buffer].last_use = g;
+                        if (p->buffers[in->buffer].last_use < last)
+                            p->buffers[in->buffer].last_use = last;
                     } else if (!in->materialize) {
                         stack[top++] = j;
                     }
@@ -291,24 +333,20 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     }
     plan_arena(p);
 
-    for (int g = 0; g < ngroups; g++) {
-        loom_kernel *k = &p->kernels[p->nkernels++];
-        if (loom__codegen_elementwise(fn, &w, p, roots + group_start[g],
-                                      group_start[g + 1] - group_start[g], k))
-            goto fail;
-    }
     for (int r = 0; r < w.nroots; r++)
         p->outputs[r] = w.v[loom__walk_at(&w, w.roots[r])].buffer;
     p->noutputs = w.nroots;
     free(roots);
     free(group_start);
     free(stack);
+    free(group_kernel);
     *wp = w; /* hand back the scratch codegen attached, for loom__walk_free */
     return p;
 fail:
     free(roots);
     free(group_start);
     free(stack);
+    free(group_kernel);
     *wp = w;
     loom__plan_free(p);
     return NULL;

@@ -47,4 +47,16 @@ static inline int loom__walk_at(const loom_walk *w, const loom_array *a)
 int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_plan *plan,
                               const int *roots, int nroots, loom_kernel *k);
 
+/* Generates the kernels of an inclusive scan (fuser/codegen_scan.c): node is the SCAN node's walk
+ * index, its output buffer assigned, its input readable from memory (a plan buffer, or a VIEW of
+ * one). Appends 1 to 3 kernels to plan->kernels (room for 3 is the caller's), and scratch
+ * buffers between them. Returns 0 or -1 with the error recorded under fn. */
+int loom__codegen_scan(const char *fn, const loom_walk *w, loom_plan *plan, int node);
+
+/* Shared by the generators (fuser/ksource.c). The C++ type of dtype dt in generated source. */
+const char *loom__ctype(int dt);
+/* Names k "<prefix>_<hash of src>", puts the name where src says @NAME@ and makes that
+ * k->source. Takes src (frees it). Returns 0, or -1 when memory runs out. */
+int loom__kernel_set_source(loom_kernel *k, const char *prefix, char *src);
+
 #endif
