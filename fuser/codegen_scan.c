@@ -85,7 +85,7 @@ static void make_layout(const loom_array *s, const int64_t *strides, layout *lay
     lay->sl = strides[ax];
     lay->dense = true;
     int64_t reach = 0;
-    for (int d = 0; d < s->ndim; d++) {
+    for (int d = 0; d < s->ndim && s->size > 0; d++) {
         if (s->shape[d] == 1)
             continue;
         lay->dense = lay->dense && strides[d] == dense[d];

@@ -11,30 +11,55 @@
 
 #include "loom_types.cuh"
 
-/* __shfl_up_sync / __shfl_sync of any trivially copyable T, one 32-bit word at a time. */
+/* __shfl_up_sync / __shfl_sync of every accumulator type: the narrow integers travel as int,
+ * complex numbers as their two parts. */
+template <class T> struct loom__shfl_as {
+    typedef T type;
+};
+template <> struct loom__shfl_as<bool> {
+    typedef int type;
+};
+template <> struct loom__shfl_as<signed char> {
+    typedef int type;
+};
+template <> struct loom__shfl_as<short> {
+    typedef int type;
+};
+template <> struct loom__shfl_as<unsigned char> {
+    typedef unsigned type;
+};
+template <> struct loom__shfl_as<unsigned short> {
+    typedef unsigned type;
+};
+
 template <class T> LOOM__D T loom__shfl_up(T v, int delta)
 {
-    const int words = (int)((sizeof(T) + 3) / 4);
-    int w[words];
-    __builtin_memcpy(w, &v, sizeof(T));
-#pragma unroll
-    for (int k = 0; k < words; k++)
-        w[k] = __shfl_up_sync(0xffffffffu, w[k], delta);
-    __builtin_memcpy(&v, w, sizeof(T));
-    return v;
+    return (T)__shfl_up_sync(0xffffffffu, (typename loom__shfl_as<T>::type)v, delta);
 }
 
 template <class T> LOOM__D T loom__shfl(T v, int lane)
 {
-    const int words = (int)((sizeof(T) + 3) / 4);
-    int w[words];
-    __builtin_memcpy(w, &v, sizeof(T));
-#pragma unroll
-    for (int k = 0; k < words; k++)
-        w[k] = __shfl_sync(0xffffffffu, w[k], lane);
-    __builtin_memcpy(&v, w, sizeof(T));
-    return v;
+    return (T)__shfl_sync(0xffffffffu, (typename loom__shfl_as<T>::type)v, lane);
 }
+
+#ifdef LOOM_NEED_COMPLEX
+#define LOOM__SHFL_COMPLEX(C)                                                                     \
+    template <> LOOM__D C loom__shfl_up<C>(C v, int delta)                                        \
+    {                                                                                             \
+        v.re = __shfl_up_sync(0xffffffffu, v.re, delta);                                          \
+        v.im = __shfl_up_sync(0xffffffffu, v.im, delta);                                          \
+        return v;                                                                                 \
+    }                                                                                             \
+    template <> LOOM__D C loom__shfl<C>(C v, int lane)                                            \
+    {                                                                                             \
+        v.re = __shfl_sync(0xffffffffu, v.re, lane);                                              \
+        v.im = __shfl_sync(0xffffffffu, v.im, lane);                                              \
+        return v;                                                                                 \
+    }
+LOOM__SHFL_COMPLEX(loom_c64)
+LOOM__SHFL_COMPLEX(loom_c128)
+#undef LOOM__SHFL_COMPLEX
+#endif
 
 /* Inclusive scan of one value per lane of a full warp (Kogge-Stone); earlier lanes' values
  * always come first in op, so the order of combination is the sequence's. */
@@ -152,8 +177,8 @@ LOOM__D void loom_scan_block_lines(I nlines, I L, T ident, Op op, Load load, Sto
 template <class I, class T, class Op, class Load, class Store>
 LOOM__D void loom_scan_thread_lines(I nlines, I L, Op op, Load load, Store store)
 {
-    for (I line = (I)blockIdx.x * blockDim.x + threadIdx.x; line < nlines;
-         line += (I)gridDim.x * blockDim.x) {
+    for (I line = (I)blockIdx.x * (I)blockDim.x + (I)threadIdx.x; line < nlines;
+         line += (I)gridDim.x * (I)blockDim.x) {
         T acc = load(line, (I)0);
         store(line, (I)0, acc);
         for (I l = 1; l < L; l++) {
