@@ -7,7 +7,7 @@
 
 const char *loom__kernel_kind_name(loom_kernel_kind k)
 {
-    static const char *names[] = {"elementwise", "reduction", "persistent", "library"};
+    static const char *names[] = {"elementwise", "reduction", "persistent", "library", "scan"};
     return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
@@ -25,7 +25,7 @@ loom_fuse_options loom__fuse_options_default(void)
 
 /* What grouping knows of each kernel. */
 typedef struct group_info {
-    bool reduction;
+    bool reduction, scan;
     bool persistent, can_persist;
     const loom_array *dom; /* reductions: their input's shape, and the reduced axes */
     uint32_t mask;
@@ -58,8 +58,27 @@ static void inline_cost(loom_walk *w, loom_walk_node *v)
     v->depth = self + deepest;
 }
 
+/* A scan is materialised and reads its input from memory, so the value it reads (through a
+ * view: the view's base) is materialised too. Elementwise producers are not fused into scans
+ * in this version. */
+static void scan_inputs_in_memory(loom_walk *w)
+{
+    for (int i = 0; i < w->n; i++) {
+        loom_array *a = w->v[i].node;
+        if (loom__ops[a->op].kind != LOOM_OPK_SCAN || loom__is_input(a))
+            continue;
+        w->v[i].materialize = true;
+        loom_array *src = a->inputs[0];
+        if (src->op == LOOM_OP_VIEW && !loom__is_input(src))
+            src = src->inputs[0];
+        if (!loom__is_input(src))
+            w->v[loom__walk_at(w, src)].materialize = true;
+    }
+}
+
 static void decide(loom_walk *w, const loom_fuse_options *o)
 {
+    scan_inputs_in_memory(w);
     for (int i = 0; i < w->n; i++) {
         loom_walk_node *v = &w->v[i];
         loom_array *a = v->node;
@@ -68,7 +87,7 @@ static void decide(loom_walk *w, const loom_fuse_options *o)
         if (loom__is_input(a))
             continue;
         if (a->op == LOOM_OP_SCALAR) {
-            v->materialize = v->requested;
+            v->materialize = v->requested || v->materialize; /* a scan may read it */
             continue;
         }
         loom_opkind kind = loom__ops[a->op].kind;
@@ -246,6 +265,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
             continue; /* allocated, never written */
         int g = ngroups - 1;
         bool reduce = loom__ops[v->node->op].kind == LOOM_OPK_REDUCE;
+        bool scan = loom__ops[v->node->op].kind == LOOM_OPK_SCAN; /* always a group of its own */
         bool join = false;
         if (opts->fuse && g >= 0 && info[g].reduction) {
             bool persistent;
@@ -257,7 +277,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
                 v->level = (int8_t)level;
                 info[g].persistent |= persistent;
             }
-        } else if (!reduce && g >= 0 && !info[g].reduction) {
+        } else if (!reduce && !scan && g >= 0 && !info[g].reduction && !info[g].scan) {
             join = opts->fuse && v->requested && group_requested &&
                    group_ops + v->kernel_ops <= opts->max_ops;
             if (join) {
@@ -272,7 +292,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
             group_start[g] = nroots;
             group_ops = 0;
             group_requested = true;
-            info[g] = (group_info){.reduction = reduce};
+            info[g] = (group_info){.reduction = reduce, .scan = scan};
             if (reduce) {
                 const loom_array *dom = v->node->inputs[0];
                 info[g].dom = dom;
@@ -323,7 +343,10 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         info[g].first_kernel = p->nkernels;
         const int *gr = roots + group_start[g];
         int n = group_start[g + 1] - group_start[g];
-        if (info[g].reduction) {
+        if (info[g].scan) {
+            if (loom__codegen_scan(fn, &w, p, gr[0]))
+                goto fail;
+        } else if (info[g].reduction) {
             if (loom__codegen_reduction(fn, &w, p, gr, n, info[g].persistent))
                 goto fail;
         } else if (loom__codegen_elementwise(fn, &w, p, gr, n, &p->kernels[p->nkernels++])) {

@@ -11,7 +11,8 @@ typedef enum loom_kernel_kind {
     LOOM_KERNEL_ELEMENTWISE = 0,
     LOOM_KERNEL_REDUCTION,
     LOOM_KERNEL_PERSISTENT,
-    LOOM_KERNEL_LIBRARY
+    LOOM_KERNEL_LIBRARY,
+    LOOM_KERNEL_SCAN
 } loom_kernel_kind;
 
 const char *loom__kernel_kind_name(loom_kernel_kind k);

@@ -101,7 +101,7 @@ int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, s
             put(&sb, &a->offset, sizeof a->offset);
         }
         if (a->op == LOOM_OP_ROUND || a->op == LOOM_OP_LINSPACE ||
-            loom__ops[a->op].kind == LOOM_OPK_REDUCE)
+            loom__ops[a->op].kind == LOOM_OPK_REDUCE || loom__ops[a->op].kind == LOOM_OPK_SCAN)
             put(&sb, a->param.i, sizeof a->param.i);
     }
     *len = sb.len;

@@ -68,5 +68,11 @@ int loom__reduction_join(const loom_walk *w, int i, int g, const loom_array *dom
 /* Whether reductions of dom over the axes in mask can run persistently: the reduced axes
  * come after every kept one and a row (their extents' product) fits one block's registers. */
 bool loom__reduction_persistent_fits(const loom_array *dom, uint32_t mask, int value_bytes);
+/* Generates the kernels of an inclusive scan (fuser/codegen_scan.c): node is the SCAN node's walk
+ * index, its output buffer assigned, its input readable from memory (a plan buffer, or a VIEW of
+ * one). Appends 1 to 3 kernels to plan->kernels (room for 3 is the caller's), and scratch
+ * buffers between them. Returns 0 or -1 with the error recorded under fn. */
+int loom__codegen_scan(const char *fn, const loom_walk *w, loom_plan *plan, int node);
+
 
 #endif

@@ -162,6 +162,11 @@ static void param_fields(FILE *out, const loom_array *a)
         snprintf(buf, sizeof buf, "decimals %lld", (long long)a->param.i[0]);
         field(out, buf);
         break;
+    case LOOM_OP_CUMSUM:
+    case LOOM_OP_CUMPROD:
+        snprintf(buf, sizeof buf, "axis %lld", (long long)a->param.i[0]);
+        field(out, buf);
+        break;
     case LOOM_OP_VIEW: {
         int used = snprintf(buf, sizeof buf, "strides ");
         loom__fmt_shape(buf + used, sizeof buf - (size_t)used, a->ndim, a->strides);

@@ -28,7 +28,11 @@ typedef enum loom_opkind {
     LOOM_OPK_EW,
     /* A reduction of its one input over the axes in param.i[0] (bitmask of input axes), with
      * keepdims in param.i[1]; the node's shape is the result's. Accumulates in cdtype. */
-    LOOM_OPK_REDUCE
+    LOOM_OPK_REDUCE,
+    /* An inclusive scan of its one input along axis param.i[0] (normalised, 0..ndim-1); the
+     * node has the input's shape, accumulates in cdtype and yields dtype. Always materialised,
+     * and it reads its input from memory (the fuser materialises a computed input). */
+    LOOM_OPK_SCAN
 } loom_opkind;
 
 typedef struct loom_opinfo {
