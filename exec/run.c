@@ -120,7 +120,8 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         if (pb->role == LOOM_BUF_INPUT) {
             addr[b] = pb->node->buffer ? pb->node->buffer->ptr : NULL;
         } else if (pb->role == LOOM_BUF_TEMP) {
-            addr[b] = (char *)arena->ptr + pb->arena_offset;
+            /* no arena when every temporary is empty (a scan of a 0-size array) */
+            addr[b] = arena ? (char *)arena->ptr + pb->arena_offset : NULL;
         } else if (!(fresh[b] = loom__buffer_alloc(fn, pb->bytes, device, s))) {
             rc = loom_last_error_code();
             goto done;
