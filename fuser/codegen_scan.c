@@ -109,70 +109,13 @@ static scan_pass choose(int64_t nlines, int64_t L, int64_t inner)
 
 /* ---- emitting one kernel ---- */
 
-typedef struct gen {
-    loom_kernel *k;
-    int cap;
-    loom_strbuf params;
-    bool failed;
-} gen;
-
-static loom_karg *new_arg(gen *g, const char *decl)
-{
-    if (g->k->nargs == g->cap) {
-        int cap = g->cap ? g->cap * 2 : 16;
-        loom_karg *grown = realloc(g->k->args, (size_t)cap * sizeof *grown);
-        if (!grown) {
-            g->failed = true;
-            return NULL;
-        }
-        g->k->args = grown;
-        g->cap = cap;
-    }
-    loom__sb_printf(&g->params, "%s    %s p%d", g->k->nargs ? ",\n" : "", decl, g->k->nargs);
-    loom_karg *a = &g->k->args[g->k->nargs++];
-    memset(a, 0, sizeof *a);
-    return a;
-}
-
-static int arg_ptr(gen *g, int buffer, loom_dtype dt, bool out, size_t byte_offset)
-{
-    char decl[64];
-    snprintf(decl, sizeof decl, "%s%s *__restrict__", out ? "" : "const ", loom__ctype(dt));
-    loom_karg *a = new_arg(g, decl);
-    if (a) {
-        a->kind = LOOM_KARG_PTR;
-        a->buffer = buffer;
-        a->byte_offset = byte_offset;
-    }
-    return g->k->nargs - 1;
-}
-
-static int arg_i64(gen *g, int64_t v)
-{
-    loom_karg *a = new_arg(g, "long long");
-    if (a) {
-        a->kind = LOOM_KARG_VALUE;
-        a->size = 8;
-        memcpy(a->value, &v, 8);
-    }
-    return g->k->nargs - 1;
-}
-
 static void emit_needs(loom_strbuf *sb, const scan_kernel *sk)
 {
-    const loom_dtype dts[3] = {sk->in_dt, sk->out_dt, sk->acc_dt};
-    bool half = false, complex = false, ints = false;
-    for (int i = 0; i < 3; i++) {
-        half |= dts[i] == LOOM_FLOAT16 || dts[i] == LOOM_BFLOAT16;
-        complex |= loom__is_complex(dts[i]);
-        ints |= loom__is_int(dts[i]);
-    }
-    if (half)
-        loom__sb_printf(sb, "#define LOOM_NEED_HALF\n");
-    if (complex)
-        loom__sb_printf(sb, "#define LOOM_NEED_COMPLEX\n");
-    if (ints)
-        loom__sb_printf(sb, "#define LOOM_NEED_INT\n");
+    loom_needs n = {0};
+    loom__needs_add(&n, sk->in_dt);
+    loom__needs_add(&n, sk->out_dt);
+    loom__needs_add(&n, sk->acc_dt);
+    loom__emit_needs(sb, &n);
 }
 
 /* The C-order index of element l of line in the output (and in a dense input). */
@@ -203,31 +146,30 @@ static int emit_kernel(const char *fn, const loom_walk *w, int node, const scan_
     const layout *lay = sk->lay;
     const char *opname = loom__ops[sk->op].name;
     const char *acc = loom__ctype(sk->acc_dt);
-    gen g = {.k = k};
+    loom_kargs g = {.w = w, .k = k};
     loom_strbuf sb = {0};
-    int out = arg_ptr(&g, sk->out_buf, sk->pass == PASS_TOTALS ? sk->acc_dt : sk->out_dt, true, 0);
-    int in = arg_ptr(&g, sk->in_buf, sk->in_dt, false, sk->in_offset);
-    int prefix = sk->pass == PASS_SEEDED ? arg_ptr(&g, sk->prefix_buf, sk->acc_dt, false, 0) : -1;
-    int sizes = arg_i64(&g, lay->nlines);
-    arg_i64(&g, lay->L);
-    arg_i64(&g, lay->inner);
-    int strides = g.k->nargs;
+    int out = loom__arg_ptr(&g, sk->out_buf, sk->pass == PASS_TOTALS ? sk->acc_dt : sk->out_dt, true, 0);
+    int in = loom__arg_ptr(&g, sk->in_buf, sk->in_dt, false, sk->in_offset);
+    int prefix = sk->pass == PASS_SEEDED ? loom__arg_ptr(&g, sk->prefix_buf, sk->acc_dt, false, 0) : -1;
+    int sizes = loom__arg_i64(&g, lay->nlines);
+    loom__arg_i64(&g, lay->L);
+    loom__arg_i64(&g, lay->inner);
+    int strides = g.nargs;
     if (!lay->dense) {
-        arg_i64(&g, lay->sl);
+        loom__arg_i64(&g, lay->sl);
         for (int d = 1; d < lay->ro; d++)
-            arg_i64(&g, lay->odims[d]);
+            loom__arg_i64(&g, lay->odims[d]);
         for (int d = 0; d < lay->ro; d++)
-            arg_i64(&g, lay->ostr[d]);
+            loom__arg_i64(&g, lay->ostr[d]);
         for (int d = 1; d < lay->ri; d++)
-            arg_i64(&g, lay->idims[d]);
+            loom__arg_i64(&g, lay->idims[d]);
         for (int d = 0; d < lay->ri; d++)
-            arg_i64(&g, lay->istr[d]);
+            loom__arg_i64(&g, lay->istr[d]);
     }
     char *params = loom__sb_take(&g.params);
-    if (!params || g.failed) {
-        free(params);
+    if (!params)
         goto oom;
-    }
+    k->nargs = g.nargs;
 
     loom__sb_printf(&sb, "// Loom scan kernel: %s, %s\n", opname, pass_names[sk->pass]);
     loom__sb_printf(&sb, "// %s -> %s accumulating in %s; %s input; %s lines; %s indexing\n",
