@@ -38,7 +38,6 @@ typedef struct rctx {
     int *param;      /* kernel argument of a leaf */
     int *depE, *depW;/* the latest stage whose reductions a value needs (-1: none) */
     int nslots;
-    int *slot_node;
     int64_t (*sstr)[LOOM_MAXDIMS]; /* per slot: strides over the domain, then collapsed */
     int64_t *soff;
     int rank;
@@ -111,7 +110,7 @@ static void mark_needs(rctx *c, const int *roots, int nroots)
 /* Strides of leaf node i's access over the domain's axes: its own where it has the domain's
  * shape; a row-shaped value (a reduction's shape, with or without keepdims) steps only along
  * the kept axes. */
-static void map_strides(const rctx *c, const loom_array *a, const int64_t *strides, int64_t *out)
+static void map_strides(const rctx *c, const loom_array *a, int64_t *out)
 {
     const loom_array *d = c->dom;
     bool same = a->ndim == d->ndim;
@@ -120,11 +119,11 @@ static void map_strides(const rctx *c, const loom_array *a, const int64_t *strid
     for (int k = 0, j = 0; k < d->ndim; k++) {
         bool reduced = c->mask & (1u << k);
         if (same) {
-            out[k] = strides[k];
+            out[k] = a->strides[k];
         } else if (a->ndim == d->ndim) {
-            out[k] = reduced ? 0 : strides[k];
+            out[k] = reduced ? 0 : a->strides[k];
         } else {
-            out[k] = reduced ? 0 : strides[j];
+            out[k] = reduced ? 0 : a->strides[j];
             j += !reduced;
         }
     }
@@ -139,14 +138,9 @@ static void setup_slots(rctx *c)
         const loom_array *a = w->v[i].node;
         int s = c->nslots++;
         c->slot[i] = s;
-        c->slot_node[s] = i;
-        if (a->op == LOOM_OP_VIEW) {
-            map_strides(c, a, a->strides, c->sstr[s]);
-            c->soff[s] = a->offset;
-        } else {
-            map_strides(c, a, a->strides, c->sstr[s]);
-            c->soff[s] = 0;
-        }
+        /* A view's strides and offset index its base; a plain node's strides are its own. */
+        map_strides(c, a, c->sstr[s]);
+        c->soff[s] = a->op == LOOM_OP_VIEW ? a->offset : 0;
     }
 }
 
@@ -294,9 +288,8 @@ static void emit_functor(const rctx *c, loom_strbuf *sb, int r)
 
 /* ---- values ---- */
 
-static void ename(const rctx *c, char *buf, size_t n, int i, bool persistent)
+static void ename(char *buf, size_t n, int i, bool persistent)
 {
-    (void)c;
     snprintf(buf, n, persistent ? "e%d[t]" : "e%d", i);
 }
 
@@ -351,10 +344,10 @@ static void emit_e(rctx *c, loom_strbuf *sb, int i, bool persistent)
         for (int k = 0; k < a->ninputs; k++) {
             int j = loom__walk_at(c->w, a->inputs[k]);
             emit_e(c, sb, j, persistent);
-            ename(c, names[k], sizeof names[k], j, persistent);
+            ename(names[k], sizeof names[k], j, persistent);
             in[k] = names[k];
         }
-    ename(c, self, sizeof self, i, persistent);
+    ename(self, sizeof self, i, persistent);
     if (persistent)
         loom__sb_printf(sb, "            %s = ", self);
     else
@@ -452,7 +445,7 @@ static void emit_stage_body(rctx *c, loom_strbuf *sb, const geometry *g, int s, 
         int in = loom__walk_at(w, a->inputs[0]);
         emit_e(c, sb, in, g->persistent);
         char e[32];
-        ename(c, e, sizeof e, in, g->persistent);
+        ename(e, sizeof e, in, g->persistent);
         if (is_arg(a->op))
             loom__sb_printf(sb, "            { F%d::A v; v.v = %s; v.i = (long long)%s; acc%d = F%d()(acc%d, v); }\n",
                             r, e, rvar, r, r, r);
@@ -757,15 +750,14 @@ int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan *plan,
     c.param = calloc(n, sizeof *c.param);
     c.depE = malloc(n * sizeof *c.depE);
     c.depW = malloc(n * sizeof *c.depW);
-    c.slot_node = malloc(n * sizeof *c.slot_node);
     c.sstr = malloc(n * sizeof *c.sstr);
     c.soff = malloc(n * sizeof *c.soff);
     c.reds = malloc(n * sizeof *c.reds);
     c.stage = malloc(n * sizeof *c.stage);
-    int scratch[64];
+    int scratch[LOOM_MAX_KERNEL_REDUCTIONS];
     int rc = -1;
     if (!c.need || !c.doneE || !c.doneW || !c.kind || !c.slot || !c.param || !c.depE || !c.depW ||
-        !c.slot_node || !c.sstr || !c.soff || !c.reds || !c.stage)
+        !c.sstr || !c.soff || !c.reds || !c.stage)
         goto done;
     for (size_t i = 0; i < n; i++)
         c.slot[i] = -1;
@@ -773,9 +765,10 @@ int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan *plan,
     setup_slots(&c);
     collapse(&c);
     assign_stages(&c);
-    if (c.nreds > 64) {
-        loom__error(LOOM_ERR_UNSUPPORTED, fn, "more than 64 reductions in one kernel");
-        return -1;
+    if (c.nreds > LOOM_MAX_KERNEL_REDUCTIONS) { /* partitioning splits groups before this */
+        loom__error(LOOM_ERR_INVALID, fn, "internal error: more than %d reductions in one kernel",
+                    LOOM_MAX_KERNEL_REDUCTIONS);
+        goto done;
     }
 
     geometry g = {.mode = MODE_FULL, .persistent = persistent, .nchunk = 1, .chunk = c.R,
@@ -835,7 +828,6 @@ done:
     free(c.param);
     free(c.depE);
     free(c.depW);
-    free(c.slot_node);
     free(c.sstr);
     free(c.soff);
     free(c.reds);

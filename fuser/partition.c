@@ -29,6 +29,7 @@ typedef struct group_info {
     bool persistent, can_persist;
     const loom_array *dom; /* reductions: their input's shape, and the reduced axes */
     uint32_t mask;
+    int nreductions;
     int first_kernel, last_kernel;
 } group_info;
 
@@ -267,7 +268,8 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         bool reduce = loom__ops[v->node->op].kind == LOOM_OPK_REDUCE;
         bool scan = loom__ops[v->node->op].kind == LOOM_OPK_SCAN; /* always a group of its own */
         bool join = false;
-        if (opts->fuse && g >= 0 && info[g].reduction) {
+        if (opts->fuse && g >= 0 && info[g].reduction &&
+            !(reduce && info[g].nreductions == LOOM_MAX_KERNEL_REDUCTIONS)) {
             bool persistent;
             int level = loom__reduction_join(&w, i, g, info[g].dom, info[g].mask, &persistent, stack, seen);
             if (level && persistent && !info[g].persistent)
@@ -301,6 +303,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
                 v->level = LOOM_LEVEL_ROW;
             }
         }
+        info[g].nreductions += reduce;
         group_ops += v->kernel_ops;
         group_requested = group_requested && v->requested;
         v->group = g;

@@ -52,6 +52,9 @@ static inline int loom__walk_at(const loom_walk *w, const loom_array *a)
 int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_plan *plan,
                               const int *roots, int nroots, loom_kernel *k);
 
+/* Reductions one kernel computes at most; partitioning starts a new kernel before it. */
+#define LOOM_MAX_KERNEL_REDUCTIONS 64
+
 /* Generates the kernels of one reduction group (1, or 2 when long reductions split in two
  * passes) at plan->kernels[plan->nkernels...], adding scratch for partial results. roots:
  * the group's materialised values in topological order, the first a REDUCE node, each with

@@ -124,6 +124,13 @@ static void test_fusion_counts(void)
     /* Siblings share one pass: ptp = max - min, one kernel. */
     loom_array *ptp = loom_ptp(m, &ax1, 1, false);
     CHECK_EQ_INT(compile_all(&ptp, 1, true), 1);
+    /* 70 sibling reductions: a kernel takes 64, the rest start another (never a planning error). */
+    loom_array *sib[70];
+    for (int i = 0; i < 70; i++)
+        sib[i] = loom_sum(loom_mul_scalar(m, (double)i), &ax1, 1, false);
+    loom_plan *many = plan_of(sib, 70, true);
+    CHECK(many && many->nkernels == 2);
+    loom__plan_free(many);
     /* LOOM_FUSE=0: every op its own kernel. */
     CHECK(compile_all(&sm, 1, false) >= 5);
     loom_scope_end();
