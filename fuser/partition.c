@@ -229,6 +229,7 @@ loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
 loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_options *opts)
 {
     loom_walk w = *wp;
+    bool ok = false;
     decide(&w, opts);
 
     loom_plan *p = calloc(1, sizeof *p);
@@ -247,7 +248,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     if (!p || !info || !read_outside || !seen || !roots || !group_start || !stack || !p->buffers ||
         !p->kernels || !p->outputs) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
-        goto fail;
+        goto done;
     }
 
     /* Groups: a requested root joins the latest kernel when it has the same shape, reads none of
@@ -348,12 +349,12 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         int n = group_start[g + 1] - group_start[g];
         if (info[g].scan) {
             if (loom__codegen_scan(fn, &w, p, gr[0]))
-                goto fail;
+                goto done;
         } else if (info[g].reduction) {
             if (loom__codegen_reduction(fn, &w, p, gr, n, info[g].persistent))
-                goto fail;
+                goto done;
         } else if (loom__codegen_elementwise(fn, &w, p, gr, n, &p->kernels[p->nkernels++])) {
-            goto fail;
+            goto done;
         }
         info[g].last_kernel = p->nkernels - 1;
     }
@@ -387,6 +388,8 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     for (int r = 0; r < w.nroots; r++)
         p->outputs[r] = w.v[loom__walk_at(&w, w.roots[r])].buffer;
     p->noutputs = w.nroots;
+    ok = true;
+done:
     free(info);
     free(read_outside);
     free(seen);
@@ -394,15 +397,9 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     free(group_start);
     free(stack);
     *wp = w; /* hand back the scratch codegen attached, for loom__walk_free */
+    if (!ok) {
+        loom__plan_free(p);
+        p = NULL;
+    }
     return p;
-fail:
-    free(info);
-    free(read_outside);
-    free(seen);
-    free(roots);
-    free(group_start);
-    free(stack);
-    *wp = w;
-    loom__plan_free(p);
-    return NULL;
 }
