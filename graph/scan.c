@@ -2,23 +2,8 @@
  * NumPy 2's rules: bool and signed integers accumulate in int64, unsigned in uint64, others
  * keep their dtype; dtype= sets the result and accumulator; float16 and bfloat16 carry the
  * running value in float32 (docs/reductions.md, "Scans", says how that differs from NumPy). */
+#include "reduce.h"
 #include "views.h"
-
-static loom_dtype default_dtype(loom_dtype dt)
-{
-    if (dt == LOOM_BOOL || loom__is_signed(dt))
-        return LOOM_INT64;
-    return loom__is_unsigned(dt) ? LOOM_UINT64 : dt;
-}
-
-/* x with NaN replaced by fill (the op's identity); integers have no NaN. */
-static loom_array *without_nan(loom_array *x, double fill)
-{
-    loom_dtype dt = (loom_dtype)x->dtype;
-    if (!loom__is_float(dt) && !loom__is_complex(dt))
-        return x;
-    return loom_where(loom_isnan(x), loom_scalar(fill), x);
-}
 
 /* The scan node itself; a already has the scanned shape and axis is normalised. */
 static loom_array *scan_node(const char *fn, loom_op op, loom_array *a, int axis, loom_dtype out)
@@ -26,8 +11,7 @@ static loom_array *scan_node(const char *fn, loom_op op, loom_array *a, int axis
     loom_array *n = loom__node_alloc(fn, op, out, a->ndim, a->shape);
     if (!n)
         return NULL;
-    bool half = out == LOOM_FLOAT16 || out == LOOM_BFLOAT16;
-    n->cdtype = (int8_t)(half ? LOOM_FLOAT32 : out);
+    n->cdtype = (int8_t)loom__acc_dtype(out);
     n->device = a->device;
     n->param.i[0] = axis;
     loom__node_set_input(n, 0, a);
@@ -48,18 +32,15 @@ static loom_array *scan(const char *fn, loom_op op, loom_array *a, int axis,
     int ax = 0;
     if (axis != LOOM_AXIS_NONE && loom__normalize_axis(fn, NULL, axis, a->ndim ? a->ndim : 1, &ax))
         return NULL;
-    loom_dtype out = dtype ? *dtype : default_dtype((loom_dtype)a->dtype);
+    loom_dtype out = dtype ? *dtype : loom__sum_dtype((loom_dtype)a->dtype);
     /* A private scope: the temporaries (ravel, isnan, where) belong to the scan node alone. */
     loom_scope_begin();
     loom_array *x = a;
     if (a->ndim == 0 || (axis == LOOM_AXIS_NONE && a->ndim != 1))
         x = loom__reshape(fn, "ravel", a, 1, (const int64_t[]){-1});
     if (x && nan)
-        x = without_nan(x, op == LOOM_OP_CUMSUM ? 0.0 : 1.0);
-    loom_array *r = x ? scan_node(fn, op, x, ax, out) : NULL;
-    loom_keep(r);
-    loom_scope_end();
-    return r;
+        x = loom__replace_nan(fn, x, op == LOOM_OP_CUMSUM ? 0.0 : 1.0);
+    return loom__scope_return(x ? scan_node(fn, op, x, ax, out) : NULL);
 }
 
 loom_array *loom_cumsum(loom_array *a, int axis)
