@@ -265,6 +265,11 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
             continue;
         if (v->node->op == LOOM_OP_EMPTY)
             continue; /* allocated, never written */
+        if (loom__ops[v->node->op].kind == LOOM_OPK_LIBRARY) {
+            loom__error(LOOM_ERR_UNSUPPORTED, fn, "%s cannot be planned yet",
+                        loom__ops[v->node->op].name);
+            goto done;
+        }
         int g = ngroups - 1;
         bool reduce = loom__ops[v->node->op].kind == LOOM_OPK_REDUCE;
         bool scan = loom__ops[v->node->op].kind == LOOM_OPK_SCAN; /* always a group of its own */

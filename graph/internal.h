@@ -32,7 +32,10 @@ typedef enum loom_opkind {
     /* An inclusive scan of its one input along axis param.i[0] (normalised, 0..ndim-1); the
      * node has the input's shape, accumulates in cdtype and yields dtype. Always materialised,
      * and it reads its input from memory (the fuser materialises a computed input). */
-    LOOM_OPK_SCAN
+    LOOM_OPK_SCAN,
+    /* Computed by a library routine (cuBLAS...) into memory: always materialised; the fuser
+     * decides per op which inputs it must materialise first. */
+    LOOM_OPK_LIBRARY
 } loom_opkind;
 
 typedef struct loom_opinfo {
@@ -155,6 +158,15 @@ loom_array *loom__weak_float_unscoped(const char *fn, double value);
  * dtypes; this only records (NULL on out of memory). */
 loom_array *loom__reduce(const char *fn, loom_op op, loom_array *a, uint32_t axes, bool keepdims,
                          loom_dtype acc, loom_dtype out);
+
+/* ---- library ops (graph/matmul_node.c) ---- */
+
+/* A MATMUL node: a (..., m, k) times b (..., k, n) giving (..., m, n). The caller has checked
+ * and broadcast the operands: the same ndim >= 2, the same batch shape, the same dtype, one of
+ * float16, bfloat16, float32, float64, complex64, complex128 (what cuBLAS computes). Operands
+ * may be views of any strides: the fuser hands cuBLAS what it can describe and copies the rest.
+ * Records only (NULL on out of memory). */
+loom_array *loom__matmul(const char *fn, loom_array *a, loom_array *b);
 
 /* ---- dtypes (graph/dtype.c) ---- */
 

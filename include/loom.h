@@ -340,6 +340,43 @@ loom_array *loom_linalg_norm(loom_array *a, double ord, const int *axes, int nax
                              bool keepdims);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Matrix products (docs/linalg.md)                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/* NumPy 2's matmul: 1-D operands are promoted to matrices and the added axis removed; batch
+ * dimensions broadcast. float16, bfloat16, float32, float64, complex64 and complex128 run on
+ * cuBLAS (float32 exactly, without TF32 unless LOOM_TF32=1; float16/bfloat16 accumulate in
+ * float32); integer and bool products are exact as in NumPy (integers wrap around). */
+loom_array *loom_matmul(loom_array *a, loom_array *b);
+/* np.dot: matmul for 1-D and 2-D operands; for N-D a sum product over a's last axis and b's
+ * second-to-last; scalars (0-d) multiply. */
+loom_array *loom_dot(loom_array *a, loom_array *b);
+/* np.vdot: the flattened operands' dot product, conjugating a; a 0-d result. */
+loom_array *loom_vdot(loom_array *a, loom_array *b);
+/* np.inner: a sum product over the last axes of a and b. */
+loom_array *loom_inner(loom_array *a, loom_array *b);
+/* np.outer: the flattened operands' outer product (an elementwise node: it fuses). */
+loom_array *loom_outer(loom_array *a, loom_array *b);
+/* np.tensordot(a, b, axes=(axes_a, axes_b)): sums over the naxes pairs of axes. */
+loom_array *loom_tensordot(loom_array *a, loom_array *b, const int *axes_a, const int *axes_b,
+                           int naxes);
+/* np.einsum(subscripts, *operands) with NumPy's subscript language ("ij,jk->ik", "...",
+ * implicit output); contractions become batched matrix products, and three or more operands
+ * are contracted in the cheapest order found (NumPy's optimize=True). */
+loom_array *loom_einsum(const char *subscripts, loom_array *const *operands, int n);
+/* np.kron: the Kronecker product. */
+loom_array *loom_kron(loom_array *a, loom_array *b);
+/* np.trace(a, offset, axis1, axis2): the sum along a diagonal. */
+loom_array *loom_trace(loom_array *a, int64_t offset, int axis1, int axis2);
+/* np.diagonal(a, offset, axis1, axis2): a view (no copy); the diagonal is the last axis. */
+loom_array *loom_diagonal(loom_array *a, int64_t offset, int axis1, int axis2);
+/* np.linalg.matrix_power(a, n) for n >= 0 (negative powers need an inverse: not yet). */
+loom_array *loom_linalg_matrix_power(loom_array *a, int64_t n);
+/* np.linalg.multi_dot: the product of n arrays in the cheapest parenthesisation; the first and
+ * last may be 1-D. */
+loom_array *loom_linalg_multi_dot(loom_array *const *arrays, int n);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Evaluation and transfers to the host                                                        */
 /* ------------------------------------------------------------------------------------------ */
 
