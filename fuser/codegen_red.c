@@ -740,7 +740,7 @@ int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan *plan,
     rctx c = {.w = w, .plan = plan, .group = w->v[roots[0]].group};
     const loom_array *first = w->v[roots[0]].node;
     c.dom = first->inputs[0];
-    c.mask = (uint32_t)first->param.i[0];
+    c.mask = (uint32_t)first->param.reduce.axes;
     size_t n = (size_t)w->n + 1;
     c.need = calloc(n, 1);
     c.doneE = calloc(n, 1);

@@ -72,7 +72,7 @@ static int collapse(int n, const int64_t *dims, const int64_t *strides, int64_t 
 /* The layout of the scan node s reading through strides/offset (elements) of its source. */
 static void make_layout(const loom_array *s, const int64_t *strides, layout *lay)
 {
-    int ax = (int)s->param.i[0];
+    int ax = (int)s->param.scan.axis;
     int64_t outer = 1, inner = 1, dense[LOOM_MAXDIMS];
     for (int d = 0; d < ax; d++)
         outer *= s->shape[d];

@@ -61,19 +61,19 @@ int loom__arg_i64(loom_kargs *c, int64_t v)
     return c->nargs - 1;
 }
 
-/* A value read from a node (a scalar, a fill value, a generator parameter). */
-int loom__arg_src(loom_kargs *c, const loom_array *node, loom_karg_src src)
+int loom__arg_param(loom_kargs *c, const loom_array *node, loom_karg_src src, size_t offset)
 {
     loom_dtype dt = (loom_dtype)node->dtype;
     const char *decl = "long long";
     if (src == LOOM_SRC_VALUE)
         decl = loom__is_complex(dt) ? "loom_c128" : loom__is_float(dt) ? "double" : "long long";
-    else if (src == LOOM_SRC_D0 || src == LOOM_SRC_D1 || src == LOOM_SRC_D2)
+    else if (src == LOOM_SRC_PARAM_F64)
         decl = "double";
     loom_karg *a = new_arg(c, decl);
     if (a) {
         a->kind = LOOM_KARG_VALUE;
         a->src = src;
+        a->src_offset = offset;
         a->src_node = loom__walk_at(c->w, node);
         loom__karg_refill(a, node);
     }
@@ -83,7 +83,7 @@ int loom__arg_src(loom_kargs *c, const loom_array *node, loom_karg_src src)
 /* A scalar or fill value as the widest type of its kind; the kernel casts it once. */
 int loom__arg_value(loom_kargs *c, const loom_array *a)
 {
-    return loom__arg_src(c, a, LOOM_SRC_VALUE);
+    return loom__arg_param(c, a, LOOM_SRC_VALUE, 0);
 }
 
 /* The value of generator g at flat index expression f (in its own C-order layout). */
@@ -125,24 +125,25 @@ int loom__arg_gen(loom_kargs *c, const loom_array *g)
         return loom__arg_value(c, g);
     case LOOM_OP_ARANGE:
         if (loom__is_int((loom_dtype)g->dtype) || g->dtype == LOOM_BOOL) {
-            int p = loom__arg_src(c, g, LOOM_SRC_D0_I64);
-            loom__arg_src(c, g, LOOM_SRC_D1_I64);
+            int p = loom__arg_param(c, g, LOOM_SRC_PARAM_F64_TO_I64, LOOM_PARAM(arange.start));
+            loom__arg_param(c, g, LOOM_SRC_PARAM_F64_TO_I64, LOOM_PARAM(arange.step));
             return p;
         } else {
-            int p = loom__arg_src(c, g, LOOM_SRC_D0);
-            loom__arg_src(c, g, LOOM_SRC_D1);
+            int p = loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(arange.start));
+            loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(arange.step));
             return p;
         }
     case LOOM_OP_LINSPACE: {
-        int p = loom__arg_src(c, g, LOOM_SRC_D0);
-        loom__arg_src(c, g, LOOM_SRC_D1);
-        loom__arg_src(c, g, LOOM_SRC_D2);
-        loom__arg_i64(c, g->param.i[1] && g->param.i[0] > 1 ? g->param.i[0] - 1 : -1);
+        int p = loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(linspace.start));
+        loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(linspace.step));
+        loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(linspace.stop));
+        const int64_t num = g->param.linspace.num;
+        loom__arg_i64(c, g->param.linspace.endpoint && num > 1 ? num - 1 : -1);
         return p;
     }
     case LOOM_OP_EYE: {
             int p = loom__arg_i64(c, g->ndim == 2 ? g->shape[1] : 1);
-        loom__arg_src(c, g, LOOM_SRC_I0);
+        loom__arg_param(c, g, LOOM_SRC_PARAM_I64, LOOM_PARAM(eye.k));
         return p;
     }
     default:
@@ -163,7 +164,7 @@ void loom__emit_ew_expr(loom_strbuf *sb, const loom_array *a, const char *const 
         break;
     case LOOM_OP_ROUND:
         loom__sb_printf(sb, "loom_cast<%s>(loom_round(loom_cast<%s>(%s), %lld))", t, cd, in[0],
-                        (long long)a->param.i[0]);
+                        (long long)a->param.round.decimals);
         break;
     case LOOM_OP_WHERE:
         loom__sb_printf(sb, "loom_cast<%s>(loom_where(loom_cast<lt_bool>(%s), loom_cast<%s>(%s), loom_cast<%s>(%s)))",

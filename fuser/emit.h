@@ -22,8 +22,10 @@ int loom__arg_ptr(loom_kargs *args, int buffer, int dt, bool out, size_t byte_of
 int loom__arg_ptr_typed(loom_kargs *args, int buffer, const char *type, bool out,
                         size_t byte_offset);
 int loom__arg_i64(loom_kargs *args, int64_t v);
-/* A value read from a node (a scalar, a fill value, a generator parameter). */
-int loom__arg_src(loom_kargs *args, const loom_array *node, loom_karg_src src);
+/* A value read from a node when the plan is bound to a graph: its scalar or fill value
+ * (LOOM_SRC_VALUE; offset unused) or the parameter at byte offset (LOOM_PARAM(member)) of its
+ * loom_params. */
+int loom__arg_param(loom_kargs *args, const loom_array *node, loom_karg_src src, size_t offset);
 /* A scalar or fill value as the widest type of its kind; the kernel casts it once. */
 int loom__arg_value(loom_kargs *args, const loom_array *a);
 /* A generator's parameters; returns the first one's number. */

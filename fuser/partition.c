@@ -304,7 +304,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
             if (reduce) {
                 const loom_array *dom = v->node->inputs[0];
                 info[g].dom = dom;
-                info[g].mask = (uint32_t)v->node->param.i[0];
+                info[g].mask = (uint32_t)v->node->param.reduce.axes;
                 info[g].can_persist = loom__reduction_persistent_fits(dom, info[g].mask, 8);
                 v->level = LOOM_LEVEL_ROW;
             }

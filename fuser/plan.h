@@ -46,19 +46,21 @@ typedef enum loom_karg_kind {
  * same structure: sizes and strides are fixed by that structure; scalar values and generator
  * parameters are read again from the nodes. */
 typedef enum loom_karg_src {
-    LOOM_SRC_FIXED = 0, /* set at planning time; the plan's key covers it */
-    LOOM_SRC_VALUE,     /* a scalar or fill value: long long, double or loom_c128 by dtype kind */
-    LOOM_SRC_D0,        /* param.d[k] as a double */
-    LOOM_SRC_D1,
-    LOOM_SRC_D2,
-    LOOM_SRC_D0_I64,    /* param.d[k] truncated to a long long */
-    LOOM_SRC_D1_I64,
-    LOOM_SRC_I0         /* param.i[0] as a long long */
+    LOOM_SRC_FIXED = 0,         /* set at planning time; the plan's key covers it */
+    LOOM_SRC_VALUE,             /* a scalar or fill value: long long, double or loom_c128 by
+                                   dtype kind */
+    LOOM_SRC_PARAM_F64,         /* the double parameter at src_offset, as a double */
+    LOOM_SRC_PARAM_F64_TO_I64,  /* the double parameter at src_offset truncated to long long */
+    LOOM_SRC_PARAM_I64          /* the int64 parameter at src_offset */
 } loom_karg_src;
+
+/* The byte offset of a member of loom_params, e.g. LOOM_PARAM(arange.start). */
+#define LOOM_PARAM(member) offsetof(loom_params, member)
 
 typedef struct loom_karg {
     loom_karg_kind kind;
     loom_karg_src src;
+    size_t src_offset;  /* LOOM_SRC_PARAM_*: where in the node's loom_params */
     int src_node;       /* walk index of the node a non-fixed value is read from */
     int buffer;
     int size;        /* LOOM_KARG_VALUE: 4, 8 or 16 bytes */

@@ -16,32 +16,29 @@ void loom__karg_refill(loom_karg *a, const loom_array *node)
         return;
     case LOOM_SRC_VALUE:
         if (loom__is_complex(dt)) {
-            memcpy(a->value, node->param.d, 16);
+            double c[2] = {node->param.value.re, node->param.value.im};
+            memcpy(a->value, c, 16);
             a->size = 16;
             return;
         }
-        if (loom__is_float(dt)) {
-            memcpy(a->value, &node->param.d[0], 8);
-        } else {
-            memcpy(a->value, &node->param.i[0], 8);
-        }
+        if (loom__is_float(dt))
+            memcpy(a->value, &node->param.value.re, 8);
+        else
+            memcpy(a->value, &node->param.value.exact, 8);
         a->size = 8;
         return;
-    case LOOM_SRC_D0:
-    case LOOM_SRC_D1:
-    case LOOM_SRC_D2:
-        d = node->param.d[a->src - LOOM_SRC_D0];
-        memcpy(a->value, &d, 8);
+    case LOOM_SRC_PARAM_F64:
+        memcpy(a->value, (const char *)&node->param + a->src_offset, 8);
         a->size = 8;
         return;
-    case LOOM_SRC_D0_I64:
-    case LOOM_SRC_D1_I64:
-        i = (int64_t)node->param.d[a->src - LOOM_SRC_D0_I64];
+    case LOOM_SRC_PARAM_F64_TO_I64:
+        memcpy(&d, (const char *)&node->param + a->src_offset, 8);
+        i = (int64_t)d;
         memcpy(a->value, &i, 8);
         a->size = 8;
         return;
-    case LOOM_SRC_I0:
-        memcpy(a->value, &node->param.i[0], 8);
+    case LOOM_SRC_PARAM_I64:
+        memcpy(a->value, (const char *)&node->param + a->src_offset, 8);
         a->size = 8;
         return;
     }
@@ -100,9 +97,14 @@ int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, s
             put(&sb, a->strides, (size_t)a->ndim * sizeof *a->strides);
             put(&sb, &a->offset, sizeof a->offset);
         }
-        if (a->op == LOOM_OP_ROUND || a->op == LOOM_OP_LINSPACE ||
-            loom__ops[a->op].kind == LOOM_OPK_REDUCE || loom__ops[a->op].kind == LOOM_OPK_SCAN)
-            put(&sb, a->param.i, sizeof a->param.i);
+        if (a->op == LOOM_OP_ROUND)
+            put(&sb, &a->param.round, sizeof a->param.round);
+        else if (a->op == LOOM_OP_LINSPACE) /* the last element's special case */
+            put(&sb, &a->param.linspace.num, 2 * sizeof(int64_t));
+        else if (loom__ops[a->op].kind == LOOM_OPK_REDUCE)
+            put(&sb, &a->param.reduce, sizeof a->param.reduce);
+        else if (loom__ops[a->op].kind == LOOM_OPK_SCAN)
+            put(&sb, &a->param.scan, sizeof a->param.scan);
     }
     *len = sb.len;
     *key = loom__sb_take(&sb);

@@ -40,7 +40,7 @@ int loom__reduction_join(const loom_walk *w, int i, int g, const loom_array *dom
     const loom_array *a = w->v[i].node;
     bool reduce = loom__ops[a->op].kind == LOOM_OPK_REDUCE;
     *persistent = false;
-    if (reduce && (!same_shape(a->inputs[0], dom) || (uint32_t)a->param.i[0] != mask))
+    if (reduce && (!same_shape(a->inputs[0], dom) || (uint32_t)a->param.reduce.axes != mask))
         return LOOM_LEVEL_NONE;
     if (!reduce && loom__ops[a->op].kind != LOOM_OPK_EW)
         return LOOM_LEVEL_NONE;

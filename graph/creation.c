@@ -85,8 +85,8 @@ static loom_array *full(const char *fn, int ndim, const int64_t *shape, double v
 {
     loom_array *n = new_node(fn, LOOM_OP_FULL, dtype, ndim, shape);
     if (n) {
-        n->param.d[0] = value;
-        n->param.i[0] = loom__fill_ival(value, dtype);
+        n->param.value.re = value;
+        n->param.value.exact = loom__fill_ival(value, dtype);
     }
     return finish(n);
 }
@@ -165,8 +165,8 @@ loom_array *loom_arange(double start, double stop, double step, loom_dtype dtype
     }
     loom_array *a = new_node(fn, LOOM_OP_ARANGE, dtype, 1, &n);
     if (a) {
-        a->param.d[0] = start;
-        a->param.d[1] = step;
+        a->param.arange.start = start;
+        a->param.arange.step = step;
     }
     return finish(a);
 }
@@ -182,12 +182,12 @@ loom_array *loom_linspace(double start, double stop, int64_t num, bool endpoint,
     int64_t div = endpoint ? num - 1 : num;
     loom_array *a = new_node(fn, LOOM_OP_LINSPACE, dtype, 1, &num);
     if (a) {
-        a->param.d[0] = start;
+        a->param.linspace.start = start;
         /* NumPy's step (retstep): undefined, NaN, when there is no interval to divide. */
-        a->param.d[1] = div > 0 ? (stop - start) / (double)div : NAN;
-        a->param.d[2] = stop;
-        a->param.i[0] = num;
-        a->param.i[1] = endpoint;
+        a->param.linspace.step = div > 0 ? (stop - start) / (double)div : NAN;
+        a->param.linspace.stop = stop;
+        a->param.linspace.num = num;
+        a->param.linspace.endpoint = endpoint;
     }
     return finish(a);
 }
@@ -199,7 +199,7 @@ static loom_array *eye(const char *fn, int64_t n, int64_t m, int64_t k, loom_dty
     int64_t shape[2] = {n, m < 0 ? n : m};
     loom_array *a = new_node(fn, LOOM_OP_EYE, dtype, 2, shape);
     if (a)
-        a->param.i[0] = k;
+        a->param.eye.k = k;
     return finish(a);
 }
 

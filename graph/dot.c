@@ -112,18 +112,18 @@ static void fmt_value(char *buf, size_t n, const loom_array *a)
 {
     loom_dtype dt = (loom_dtype)a->dtype;
     if (dt == LOOM_BOOL) {
-        snprintf(buf, n, "%s", a->param.i[0] ? "True" : "False");
+        snprintf(buf, n, "%s", a->param.value.exact ? "True" : "False");
     } else if (loom__is_unsigned(dt)) {
-        snprintf(buf, n, "%llu", (unsigned long long)(uint64_t)a->param.i[0]);
+        snprintf(buf, n, "%llu", (unsigned long long)(uint64_t)a->param.value.exact);
     } else if (loom__is_int(dt)) {
-        snprintf(buf, n, "%lld", (long long)a->param.i[0]);
+        snprintf(buf, n, "%lld", (long long)a->param.value.exact);
     } else if (loom__is_complex(dt)) {
         char re[32], im[32];
-        fmt_double(re, sizeof re, a->param.d[0]);
-        fmt_double(im, sizeof im, a->param.d[1]);
+        fmt_double(re, sizeof re, a->param.value.re);
+        fmt_double(im, sizeof im, a->param.value.im);
         snprintf(buf, n, "(%s%s%sj)", re, im[0] == '-' ? "" : "+", im);
     } else {
-        fmt_double(buf, n, a->param.d[0]);
+        fmt_double(buf, n, a->param.value.re);
     }
 }
 
@@ -143,28 +143,28 @@ static void param_fields(FILE *out, const loom_array *a)
         field(out, buf);
         break;
     case LOOM_OP_ARANGE:
-        fmt_double(x, sizeof x, a->param.d[0]);
-        fmt_double(y, sizeof y, a->param.d[1]);
+        fmt_double(x, sizeof x, a->param.arange.start);
+        fmt_double(y, sizeof y, a->param.arange.step);
         snprintf(buf, sizeof buf, "start %s step %s", x, y);
         field(out, buf);
         break;
     case LOOM_OP_LINSPACE:
-        fmt_double(x, sizeof x, a->param.d[0]);
-        fmt_double(y, sizeof y, a->param.d[2]);
-        snprintf(buf, sizeof buf, "%s to %s%s", x, y, a->param.i[1] ? "" : " (no endpoint)");
+        fmt_double(x, sizeof x, a->param.linspace.start);
+        fmt_double(y, sizeof y, a->param.linspace.stop);
+        snprintf(buf, sizeof buf, "%s to %s%s", x, y, a->param.linspace.endpoint ? "" : " (no endpoint)");
         field(out, buf);
         break;
     case LOOM_OP_EYE:
-        snprintf(buf, sizeof buf, "k %lld", (long long)a->param.i[0]);
+        snprintf(buf, sizeof buf, "k %lld", (long long)a->param.eye.k);
         field(out, buf);
         break;
     case LOOM_OP_ROUND:
-        snprintf(buf, sizeof buf, "decimals %lld", (long long)a->param.i[0]);
+        snprintf(buf, sizeof buf, "decimals %lld", (long long)a->param.round.decimals);
         field(out, buf);
         break;
     case LOOM_OP_CUMSUM:
     case LOOM_OP_CUMPROD:
-        snprintf(buf, sizeof buf, "axis %lld", (long long)a->param.i[0]);
+        snprintf(buf, sizeof buf, "axis %lld", (long long)a->param.scan.axis);
         field(out, buf);
         break;
     case LOOM_OP_VIEW: {

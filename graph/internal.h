@@ -26,10 +26,10 @@ typedef enum loom_opkind {
      * free); any other input that broadcast is a VIEW (loom__broadcast_to), so the node itself
      * is a pure function of one flat index. Inputs are cast to cdtype. */
     LOOM_OPK_EW,
-    /* A reduction of its one input over the axes in param.i[0] (bitmask of input axes), with
-     * keepdims in param.i[1]; the node's shape is the result's. Accumulates in cdtype. */
+    /* A reduction of its one input over the axes in param.reduce; the node's shape is the
+     * result's. Accumulates in cdtype. */
     LOOM_OPK_REDUCE,
-    /* An inclusive scan of its one input along axis param.i[0] (normalised, 0..ndim-1); the
+    /* An inclusive scan of its one input along axis param.scan.axis; the
      * node has the input's shape, accumulates in cdtype and yields dtype. Always materialised,
      * and it reads its input from memory (the fuser materialises a computed input). */
     LOOM_OPK_SCAN,
@@ -58,13 +58,21 @@ typedef struct loom_buffer {
 
 void loom__buffer_release(loom_buffer *b);
 
-/* Op parameters. Scalars and fills keep the value both as a double and, for integer dtypes,
- * exactly as an int64 (ival), so int64 values beyond 2^53 survive. */
-typedef struct loom_params {
-    double d[3];   /* SCALAR/FULL: d[0] real, d[1] imag; ARANGE: start, step;
-                      LINSPACE: start, step, stop */
-    int64_t i[2];  /* SCALAR/FULL: i[0] exact integer value; LINSPACE: num, endpoint;
-                      EYE: k; ROUND: decimals */
+/* Op parameters, one member per op family (the node's op says which is set; nodes start
+ * zeroed, so unused bytes are 0 and whole members can be hashed and compared). */
+typedef union loom_params {
+    /* SCALAR, FULL: the value; integer dtypes keep it exactly too, so int64 values beyond 2^53
+     * survive */
+    struct { double re, im; int64_t exact; } value;
+    struct { double start, step; } arange;
+    /* step is NumPy's retstep (NaN when there is no interval); endpoint is 0 or 1 */
+    struct { double start, step, stop; int64_t num, endpoint; } linspace;
+    struct { int64_t k; } eye;
+    struct { int64_t decimals; } round;
+    /* axes: bitmask of the input's reduced axes; keepdims 0 or 1 */
+    struct { int64_t axes, keepdims; } reduce;
+    /* axis: normalised, 0..ndim-1 */
+    struct { int64_t axis; } scan;
 } loom_params;
 
 #define LOOM_MAX_INPUTS 3

@@ -207,9 +207,11 @@ loom_array *loom__node_finish_unscoped(loom_array *n)
         }
     }
     if (n->op == LOOM_OP_ROUND)
-        h = mix(h, (uint64_t)n->param.i[0]);
-    if (loom__ops[n->op].kind == LOOM_OPK_REDUCE || loom__ops[n->op].kind == LOOM_OPK_SCAN)
-        h = mix(mix(h, (uint64_t)n->param.i[0]), (uint64_t)n->param.i[1]);
+        h = mix(h, (uint64_t)n->param.round.decimals);
+    if (loom__ops[n->op].kind == LOOM_OPK_REDUCE)
+        h = mix(mix(h, (uint64_t)n->param.reduce.axes), (uint64_t)n->param.reduce.keepdims);
+    if (loom__ops[n->op].kind == LOOM_OPK_SCAN)
+        h = mix(h, (uint64_t)n->param.scan.axis);
     n->hash = h;
     return n;
 }

@@ -116,7 +116,7 @@ typedef struct operand {
 
 static operand operand_of(const loom_array *a)
 {
-    return (operand){(loom_dtype)a->dtype, a->weak != 0, a->param.i[0]};
+    return (operand){(loom_dtype)a->dtype, a->weak != 0, a->param.value.exact};
 }
 
 static bool is_weak_int(const operand *o)

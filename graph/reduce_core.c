@@ -19,8 +19,8 @@ loom_array *loom__reduce(const char *fn, loom_op op, loom_array *a, uint32_t axe
         return NULL;
     n->cdtype = (int8_t)acc;
     n->device = a->device;
-    n->param.i[0] = axes;
-    n->param.i[1] = keepdims;
+    n->param.reduce.axes = axes;
+    n->param.reduce.keepdims = keepdims;
     loom__node_set_input(n, 0, a);
     return loom__node_finish(n);
 }

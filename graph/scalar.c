@@ -9,9 +9,9 @@ static loom_array *scalar_node(const char *fn, loom_dtype dt, bool weak, double 
         return NULL;
     n->weak = weak;
     n->device = loom__default_device();
-    n->param.d[0] = re;
-    n->param.d[1] = im;
-    n->param.i[0] = ival;
+    n->param.value.re = re;
+    n->param.value.im = im;
+    n->param.value.exact = ival;
     return loom__node_finish_unscoped(n);
 }
 

@@ -13,7 +13,7 @@ static loom_array *scan_node(const char *fn, loom_op op, loom_array *a, int axis
         return NULL;
     n->cdtype = (int8_t)loom__acc_dtype(out);
     n->device = a->device;
-    n->param.i[0] = axis;
+    n->param.scan.axis = axis;
     loom__node_set_input(n, 0, a);
     return loom__node_finish(n);
 }

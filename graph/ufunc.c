@@ -96,7 +96,7 @@ static loom_array *unary(const char *fn, loom_op op, loom_array *a)
 
 static bool is_scalar_two(const loom_array *b)
 {
-    return b && b->op == LOOM_OP_SCALAR && b->ndim == 0 && !b->buffer && b->param.d[0] == 2.0 &&
+    return b && b->op == LOOM_OP_SCALAR && b->ndim == 0 && !b->buffer && b->param.value.re == 2.0 &&
            !loom__is_complex((loom_dtype)b->dtype);
 }
 
@@ -221,7 +221,7 @@ loom_array *loom_round(loom_array *a, int decimals)
                     "decimals (got %d)", decimals);
         return NULL;
     }
-    loom_params param = {.i = {decimals}};
+    loom_params param = {.round = {decimals}};
     return loom__ew("loom_round", LOOM_OP_ROUND, 1, &a, &param);
 }
 
@@ -235,7 +235,7 @@ static bool bounds_nothing(const loom_array *bound, loom_dtype dt, bool upper)
 {
     if (!is_weak_int(bound))
         return false;
-    int64_t v = bound->param.i[0], min;
+    int64_t v = bound->param.value.exact, min;
     uint64_t max;
     loom__int_range(dt, &min, &max);
     return upper ? v >= 0 && (uint64_t)v >= max : v <= min;

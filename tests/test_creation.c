@@ -32,29 +32,29 @@ static void test_fills(void)
         check_gen(o, LOOM_OP_FULL, d, 1, I64(4));
         check_gen(f, LOOM_OP_FULL, d, 0, NULL);
         check_gen(e, LOOM_OP_EMPTY, d, 3, I64(1, 0, 2));
-        CHECK(z->param.d[0] == 0.0 && z->param.i[0] == 0 && z->param.d[1] == 0.0);
-        CHECK(o->param.d[0] == 1.0 && o->param.i[0] == 1);
-        CHECK(f->param.d[0] == 7.0 && f->param.i[0] == (d == LOOM_BOOL ? 1 : 7));
+        CHECK(z->param.value.re == 0.0 && z->param.value.exact == 0 && z->param.value.im == 0.0);
+        CHECK(o->param.value.re == 1.0 && o->param.value.exact == 1);
+        CHECK(f->param.value.re == 7.0 && f->param.value.exact == (d == LOOM_BOOL ? 1 : 7));
         CHECK_EQ_INT(loom_size(z), 6);
         CHECK_EQ_INT(loom_size(e), 0);
         CHECK_EQ_INT(z->strides[0], 3);
     }
     /* Integer fills keep the value a C cast (NumPy's unsafe cast) gives. */
-    CHECK_EQ_INT(loom_full(1, I64(2), -1.5, LOOM_INT32)->param.i[0], -1);
-    CHECK_EQ_INT(loom_full(1, I64(2), -1.0, LOOM_UINT8)->param.i[0], -1); /* wraps to 255 */
-    CHECK((uint64_t)loom_full(1, I64(2), 1e19, LOOM_UINT64)->param.i[0] == 10000000000000000000u);
-    CHECK_EQ_INT(loom_full(1, I64(2), 9007199254740992.0, LOOM_INT64)->param.i[0],
+    CHECK_EQ_INT(loom_full(1, I64(2), -1.5, LOOM_INT32)->param.value.exact, -1);
+    CHECK_EQ_INT(loom_full(1, I64(2), -1.0, LOOM_UINT8)->param.value.exact, -1); /* wraps to 255 */
+    CHECK((uint64_t)loom_full(1, I64(2), 1e19, LOOM_UINT64)->param.value.exact == 10000000000000000000u);
+    CHECK_EQ_INT(loom_full(1, I64(2), 9007199254740992.0, LOOM_INT64)->param.value.exact,
                  9007199254740992LL);
-    CHECK_EQ_INT(loom_full(1, I64(2), 1e300, LOOM_INT64)->param.i[0], 0);
-    CHECK_EQ_INT(loom_full(1, I64(2), NAN, LOOM_INT16)->param.i[0], 0);
+    CHECK_EQ_INT(loom_full(1, I64(2), 1e300, LOOM_INT64)->param.value.exact, 0);
+    CHECK_EQ_INT(loom_full(1, I64(2), NAN, LOOM_INT16)->param.value.exact, 0);
     /* bool is "non-zero", so 0.5 and NaN are True as in np.full(2, 0.5, dtype=bool). */
-    CHECK_EQ_INT(loom_full(1, I64(2), 0.5, LOOM_BOOL)->param.i[0], 1);
-    CHECK_EQ_INT(loom_full(1, I64(2), NAN, LOOM_BOOL)->param.i[0], 1);
-    CHECK_EQ_INT(loom_full(1, I64(2), 0.0, LOOM_BOOL)->param.i[0], 0);
-    CHECK_EQ_INT(loom_scalar_typed(0.5, LOOM_BOOL)->param.i[0], 1); /* the same conversion */
-    CHECK_EQ_INT(loom_scalar_typed(-2.7, LOOM_INT8)->param.i[0], -2);
-    CHECK(loom_full(1, I64(2), 2.5, LOOM_COMPLEX64)->param.d[0] == 2.5);
-    CHECK(loom_full(1, I64(2), 2.5, LOOM_COMPLEX64)->param.d[1] == 0.0);
+    CHECK_EQ_INT(loom_full(1, I64(2), 0.5, LOOM_BOOL)->param.value.exact, 1);
+    CHECK_EQ_INT(loom_full(1, I64(2), NAN, LOOM_BOOL)->param.value.exact, 1);
+    CHECK_EQ_INT(loom_full(1, I64(2), 0.0, LOOM_BOOL)->param.value.exact, 0);
+    CHECK_EQ_INT(loom_scalar_typed(0.5, LOOM_BOOL)->param.value.exact, 1); /* the same conversion */
+    CHECK_EQ_INT(loom_scalar_typed(-2.7, LOOM_INT8)->param.value.exact, -2);
+    CHECK(loom_full(1, I64(2), 2.5, LOOM_COMPLEX64)->param.value.re == 2.5);
+    CHECK(loom_full(1, I64(2), 2.5, LOOM_COMPLEX64)->param.value.im == 0.0);
 
     CHECK_FAILS(loom_zeros(1, I64(-1), LOOM_FLOAT32), "loom_zeros", "negative dimensions are not allowed");
     CHECK_FAILS(loom_ones(33, I64(1), LOOM_FLOAT32), "loom_ones", "ndim 33 is out of range");
@@ -79,8 +79,8 @@ static void test_like(void)
     check_gen(e, LOOM_OP_EMPTY, LOOM_FLOAT16, 2, I64(2, 3));
     check_gen(f, LOOM_OP_FULL, LOOM_FLOAT16, 2, I64(2, 3));
     CHECK_EQ_INT(z->strides[0], 3); /* a new C-contiguous array, not the view's map */
-    CHECK(z->param.d[0] == 0.0 && o->param.d[0] == 1.0 && f->param.d[0] == -3.0);
-    CHECK_EQ_INT(f->param.i[0], -3);
+    CHECK(z->param.value.re == 0.0 && o->param.value.re == 1.0 && f->param.value.re == -3.0);
+    CHECK_EQ_INT(f->param.value.exact, -3);
     loom_array *s = loom_scalar_int(4);
     check_gen(loom_full_like(s, 9.0), LOOM_OP_FULL, LOOM_INT64, 0, NULL);
 
@@ -109,7 +109,7 @@ static void test_arange(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         loom_array *a = loom_arange(cases[i].start, cases[i].stop, cases[i].step, LOOM_FLOAT64);
         check_gen(a, LOOM_OP_ARANGE, LOOM_FLOAT64, 1, (int64_t[]){cases[i].len});
-        CHECK(a && a->param.d[0] == cases[i].start && a->param.d[1] == cases[i].step);
+        CHECK(a && a->param.arange.start == cases[i].start && a->param.arange.step == cases[i].step);
     }
     check_gen(loom_arange(0, 7, 2, LOOM_INT32), LOOM_OP_ARANGE, LOOM_INT32, 1, I64(4));
     check_gen(loom_arange(0, 3, 1, LOOM_COMPLEX64), LOOM_OP_ARANGE, LOOM_COMPLEX64, 1, I64(3));
@@ -148,10 +148,10 @@ static void test_linspace(void)
         check_gen(a, LOOM_OP_LINSPACE, LOOM_FLOAT32, 1, &cases[i].num);
         if (!a)
             continue;
-        CHECK(a->param.d[0] == cases[i].start && a->param.d[2] == cases[i].stop);
-        CHECK(isnan(cases[i].step) ? isnan(a->param.d[1]) : a->param.d[1] == cases[i].step);
-        CHECK_EQ_INT(a->param.i[0], cases[i].num);
-        CHECK_EQ_INT(a->param.i[1], cases[i].endpoint);
+        CHECK(a->param.linspace.start == cases[i].start && a->param.linspace.stop == cases[i].stop);
+        CHECK(isnan(cases[i].step) ? isnan(a->param.linspace.step) : a->param.linspace.step == cases[i].step);
+        CHECK_EQ_INT(a->param.linspace.num, cases[i].num);
+        CHECK_EQ_INT(a->param.linspace.endpoint, cases[i].endpoint);
     }
     check_gen(loom_linspace(0, 10, 3, true, LOOM_BOOL), LOOM_OP_LINSPACE, LOOM_BOOL, 1, I64(3));
     check_gen(loom_linspace(0, 10, 3, true, LOOM_COMPLEX128), LOOM_OP_LINSPACE, LOOM_COMPLEX128,
@@ -167,12 +167,12 @@ static void test_eye(void)
     loom_scope_begin();
     loom_array *e = loom_eye(3, 5, -1, LOOM_INT8);
     check_gen(e, LOOM_OP_EYE, LOOM_INT8, 2, I64(3, 5));
-    CHECK_EQ_INT(e->param.i[0], -1);
+    CHECK_EQ_INT(e->param.eye.k, -1);
     check_gen(loom_eye(4, -1, 0, LOOM_BOOL), LOOM_OP_EYE, LOOM_BOOL, 2, I64(4, 4));
     check_gen(loom_eye(0, 2, 7, LOOM_COMPLEX64), LOOM_OP_EYE, LOOM_COMPLEX64, 2, I64(0, 2));
     loom_array *id = loom_identity(6, LOOM_FLOAT64);
     check_gen(id, LOOM_OP_EYE, LOOM_FLOAT64, 2, I64(6, 6));
-    CHECK_EQ_INT(id->param.i[0], 0);
+    CHECK_EQ_INT(id->param.eye.k, 0);
     CHECK_FAILS(loom_eye(-1, 2, 0, LOOM_FLOAT64), "loom_eye", "negative dimensions are not allowed");
     CHECK_FAILS(loom_eye(2, 2, 0, (loom_dtype)15), "loom_eye", "invalid dtype 15");
     CHECK_FAILS(loom_identity(-3, LOOM_FLOAT64), "loom_identity", "negative dimensions are not allowed");

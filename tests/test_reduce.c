@@ -197,8 +197,8 @@ static void test_numpy_cases(void)
 static bool reduce_node(const loom_array *r, loom_op op, loom_dtype acc, loom_dtype out,
                         uint32_t mask, bool keepdims)
 {
-    return r && r->op == op && r->cdtype == acc && r->dtype == out && r->param.i[0] == mask &&
-           r->param.i[1] == keepdims && loom__ops[op].kind == LOOM_OPK_REDUCE;
+    return r && r->op == op && r->cdtype == acc && r->dtype == out && r->param.reduce.axes == mask &&
+           r->param.reduce.keepdims == keepdims && loom__ops[op].kind == LOOM_OPK_REDUCE;
 }
 
 /* The REDUCE nodes reachable from r (through every input), counted and the first kept. */
@@ -265,7 +265,7 @@ static void test_nodes(void)
     loom_array *q = m ? m->inputs[0] : NULL;
     CHECK(q && q->op == LOOM_OP_TRUE_DIVIDE && q->dtype == LOOM_FLOAT32);
     CHECK(q && reduce_node(q->inputs[0], LOOM_OP_SUM, LOOM_FLOAT32, LOOM_FLOAT32, 2, false));
-    CHECK(q && q->inputs[1]->op == LOOM_OP_SCALAR && q->inputs[1]->param.d[0] == 8.0);
+    CHECK(q && q->inputs[1]->op == LOOM_OP_SCALAR && q->inputs[1]->param.value.re == 8.0);
     /* mean of ints sums in float64. */
     red = NULL;
     CHECK_EQ_INT(find_reduces(loom_mean(i8, NULL, 0, false), &red), 1);
@@ -273,7 +273,7 @@ static void test_nodes(void)
 
     /* var: two sums over the same axes, the mean's kept for the broadcast subtraction. */
     loom_array *v = loom_var(f32, INTS(2), 1, 1, false);
-    CHECK(v && v->op == LOOM_OP_TRUE_DIVIDE && v->inputs[1]->param.d[0] == 3.0);
+    CHECK(v && v->op == LOOM_OP_TRUE_DIVIDE && v->inputs[1]->param.value.re == 3.0);
     loom_array *ss = v ? v->inputs[0] : NULL;
     CHECK(reduce_node(ss, LOOM_OP_SUM, LOOM_FLOAT32, LOOM_FLOAT32, 4, false));
     red = NULL;
@@ -285,7 +285,7 @@ static void test_nodes(void)
     CHECK(cv && cv->inputs[0]->inputs[0]->op == LOOM_OP_ADD); /* re^2 + im^2 */
     /* ddof past the count divides by 0, as NumPy's max(N - ddof, 0). */
     v = loom_var(f32, INTS(2), 1, 9, false);
-    CHECK(v && v->inputs[1]->param.d[0] == 0.0);
+    CHECK(v && v->inputs[1]->param.value.re == 0.0);
 
     /* Nothing reduced: no REDUCE node at all (axis=(), 0-d inputs). */
     red = NULL;

@@ -120,7 +120,7 @@ static void test_nodes(void)
     loom_scope_begin();
     loom_array *h = test_input(3, (int64_t[]){2, 3, 4}, LOOM_FLOAT16);
     loom_array *r = loom_cumsum(h, -2);
-    CHECK(r && r->op == LOOM_OP_CUMSUM && r->param.i[0] == 1 && r->inputs[0] == h);
+    CHECK(r && r->op == LOOM_OP_CUMSUM && r->param.scan.axis == 1 && r->inputs[0] == h);
     CHECK(r && r->dtype == LOOM_FLOAT16 && r->cdtype == LOOM_FLOAT32);
     r = loom_cumprod(test_input(1, (int64_t[]){4}, LOOM_BFLOAT16), 0);
     CHECK(r && r->op == LOOM_OP_CUMPROD && r->dtype == LOOM_BFLOAT16 && r->cdtype == LOOM_FLOAT32);
@@ -130,15 +130,15 @@ static void test_nodes(void)
     CHECK(r && r->dtype == LOOM_UINT64 && r->cdtype == LOOM_UINT64);
     /* axis=None ravels first: the scan reads a (1-D) view of the input. */
     r = loom_cumsum(h, LOOM_AXIS_NONE);
-    CHECK(r && r->ndim == 1 && r->shape[0] == 24 && r->param.i[0] == 0);
+    CHECK(r && r->ndim == 1 && r->shape[0] == 24 && r->param.scan.axis == 0);
     CHECK(r && r->inputs[0]->op == LOOM_OP_VIEW && r->inputs[0]->inputs[0] == h);
     /* nan forms read where(isnan(x), identity, x) for floats and complex only. */
     r = loom_nancumprod(h, 0);
     CHECK(r && r->inputs[0]->op == LOOM_OP_WHERE && r->inputs[0]->inputs[0]->op == LOOM_OP_ISNAN);
     CHECK(r && r->inputs[0]->inputs[1]->op == LOOM_OP_SCALAR &&
-          r->inputs[0]->inputs[1]->param.d[0] == 1.0 && r->inputs[0]->dtype == LOOM_FLOAT16);
+          r->inputs[0]->inputs[1]->param.value.re == 1.0 && r->inputs[0]->dtype == LOOM_FLOAT16);
     r = loom_nancumsum(test_input(1, (int64_t[]){3}, LOOM_COMPLEX64), 0);
-    CHECK(r && r->inputs[0]->op == LOOM_OP_WHERE && r->inputs[0]->inputs[1]->param.d[0] == 0.0 &&
+    CHECK(r && r->inputs[0]->op == LOOM_OP_WHERE && r->inputs[0]->inputs[1]->param.value.re == 0.0 &&
           r->dtype == LOOM_COMPLEX64);
     loom_array *i = test_input(1, (int64_t[]){3}, LOOM_INT32);
     r = loom_nancumsum(i, 0);
