@@ -293,8 +293,8 @@ static void emit_value(ctx *c, loom_strbuf *sb, int i)
         loom__sb_printf(sb, ";\n");
         return;
     }
-    char in[LOOM_MAX_INPUTS][24];
-    const char *names[LOOM_MAX_INPUTS];
+    char in[LOOM_MAX_EW_INPUTS][24];
+    const char *names[LOOM_MAX_EW_INPUTS];
     for (int k = 0; k < a->ninputs; k++) {
         snprintf(in[k], sizeof in[k], "v%d", c->local[loom__walk_at(w, a->inputs[k])]);
         names[k] = in[k];

@@ -338,8 +338,8 @@ static void emit_e(rctx *c, loom_strbuf *sb, int i, bool persistent)
     if (c->doneE[i])
         return;
     const loom_array *a = c->w->v[i].node;
-    char names[LOOM_MAX_INPUTS][32], self[32];
-    const char *in[LOOM_MAX_INPUTS];
+    char names[LOOM_MAX_EW_INPUTS][32], self[32];
+    const char *in[LOOM_MAX_EW_INPUTS];
     if (c->kind[i] == K_COMPUTED)
         for (int k = 0; k < a->ninputs; k++) {
             int j = loom__walk_at(c->w, a->inputs[k]);
@@ -381,8 +381,8 @@ static void emit_w_upto(rctx *c, loom_strbuf *sb, int s, const char *indent)
             else
                 loom__sb_printf(sb, "loom_cast<%s>(acc%d)", t, r);
         } else {
-            char names[LOOM_MAX_INPUTS][24];
-            const char *in[LOOM_MAX_INPUTS];
+            char names[LOOM_MAX_EW_INPUTS][24];
+            const char *in[LOOM_MAX_EW_INPUTS];
             for (int k = 0; k < a->ninputs; k++) {
                 snprintf(names[k], sizeof names[k], "w%d", loom__walk_at(w, a->inputs[k]));
                 in[k] = names[k];

@@ -238,7 +238,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     int *seen = calloc((size_t)w.n + 1, sizeof *seen);
     int *roots = malloc((size_t)w.n * sizeof *roots);
     int *group_start = malloc((size_t)(w.n + 1) * sizeof *group_start);
-    int *stack = malloc((size_t)(w.n * LOOM_MAX_INPUTS + 1) * sizeof *stack);
+    int *stack = malloc((size_t)(w.n + w.nedges + 1) * sizeof *stack);
     if (p) {
         p->cap_buffers = w.n;
         p->buffers = malloc((size_t)w.n * sizeof *p->buffers);

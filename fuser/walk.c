@@ -77,6 +77,7 @@ int loom__walk_build(const char *fn, loom_walk *w, loom_array *const *arrays, in
     for (int i = 0; i < w->n; i++) {
         loom_array *a = w->v[i].node;
         int nin = loom__is_input(a) ? 0 : a->ninputs;
+        w->nedges += nin;
         for (int k = 0; k < nin; k++) {
             loom_walk_node *in = &w->v[loom__walk_at(w, a->inputs[k])];
             in->nconsumers++;

@@ -27,6 +27,7 @@ typedef struct loom_walk_node {
 
 struct loom_walk {
     int n;
+    int nedges;        /* inputs of all computed nodes: depth-first stacks need n + nedges */
     loom_walk_node *v; /* topological order: inputs before consumers */
     loom_ptrmap index; /* node -> position in v */
     loom_array *const *roots; /* the requested arrays, in request order (borrowed) */
@@ -64,7 +65,7 @@ int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan *plan,
                             int nroots, bool persistent);
 /* The level value i would have in reduction group g (reductions of dom over mask), or
  * LOOM_LEVEL_NONE when it cannot join; *persistent says whether joining needs the group to
- * run persistently. stack has room for w->n * LOOM_MAX_INPUTS entries; seen has w->n entries,
+ * run persistently. stack has room for w->n + w->nedges entries; seen has w->n entries,
  * none equal to i + 1 on entry. */
 int loom__reduction_join(const loom_walk *w, int i, int g, const loom_array *dom, uint32_t mask,
                          bool *persistent, int *stack, int *seen);

@@ -75,7 +75,8 @@ typedef union loom_params {
     struct { int64_t axis; } scan;
 } loom_params;
 
-#define LOOM_MAX_INPUTS 3
+/* The most inputs an elementwise op has (where); other ops may have any number. */
+#define LOOM_MAX_EW_INPUTS 3
 
 struct loom_array {
     atomic_int refcount;
@@ -83,11 +84,12 @@ struct loom_array {
     int8_t dtype;       /* output dtype */
     int8_t cdtype;      /* dtype an EW op computes in (inputs cast to it); = dtype otherwise */
     uint8_t weak;       /* 1 for the weak scalars of loom_scalar / _int / _complex */
-    uint8_t ninputs;
     int16_t ndim;
+    uint16_t ninputs;   /* inputs set so far (0 once the value is computed) */
+    uint16_t max_inputs;/* room in inputs[] */
     int64_t size;
     uint64_t hash;      /* structure hash: op, dtypes, input hashes, view pattern; no sizes */
-    loom_array *inputs[LOOM_MAX_INPUTS];
+    loom_array **inputs;/* max_inputs entries, stored after dims */
     int64_t *shape;     /* ndim entries (points into dims) */
     int64_t *strides;   /* VIEW: element strides into inputs[0]'s C-order layout;
                            otherwise C-contiguous strides (0 on size-1 axes is not used) */
@@ -97,7 +99,7 @@ struct loom_array {
     void *host_data;    /* HOST: malloc'd copy of the user's data (freed once uploaded) */
     loom_buffer *buffer;/* the computed value on the device, once materialised */
     int device;         /* the device the array belongs to */
-    int64_t dims[];     /* storage for shape[ndim] and strides[ndim] */
+    int64_t dims[];     /* storage for shape[ndim] and strides[ndim], then inputs */
 };
 
 /* ---- errors (graph/error.c) ---- */
@@ -116,13 +118,17 @@ char *loom__fmt_shape(char *buf, size_t n, int ndim, const int64_t *shape);
 /* Checks ndim (0..32) and extents (>= 0, product fits int64) for function fn; on success
  * writes the element count. Returns 0 or -1 with the error recorded. */
 int loom__check_shape(const char *fn, int ndim, const int64_t *shape, int64_t *size_out);
-/* A new node with refcount 1, C-contiguous strides, no inputs. The shape must already be
- * checked. Returns NULL (error recorded under fn) when memory runs out. */
+/* A new node with refcount 1, C-contiguous strides, no inputs yet and room for the op's
+ * arity. The shape must already be checked. Returns NULL (error recorded under fn) when memory
+ * runs out. */
 loom_array *loom__node_alloc(const char *fn, loom_op op, loom_dtype dtype, int ndim,
                              const int64_t *shape);
+/* The same with room for ninputs inputs, for ops that take a variable number. */
+loom_array *loom__node_alloc_n(const char *fn, loom_op op, loom_dtype dtype, int ndim,
+                               const int64_t *shape, int ninputs);
 /* C-contiguous element strides for shape (saturating to 0 where a 0-size shape overflows). */
 void loom__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides);
-/* Sets input i (takes a new reference on in). */
+/* Sets input i < max_inputs (takes a new reference on in). */
 void loom__node_set_input(loom_array *n, int i, loom_array *in);
 /* Computes the structure hash and hands the node to the current scope. Returns n. */
 loom_array *loom__node_finish(loom_array *n);

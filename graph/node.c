@@ -140,11 +140,25 @@ loom_array *loom_keep(loom_array *a)
 loom_array *loom__node_alloc(const char *fn, loom_op op, loom_dtype dtype, int ndim,
                              const int64_t *shape)
 {
-    loom_array *n = calloc(1, sizeof *n + 2 * (size_t)ndim * sizeof(int64_t));
+    int arity = loom__ops[op].arity;
+    return loom__node_alloc_n(fn, op, dtype, ndim, shape, arity > 0 ? arity : 0);
+}
+
+loom_array *loom__node_alloc_n(const char *fn, loom_op op, loom_dtype dtype, int ndim,
+                               const int64_t *shape, int ninputs)
+{
+    if (ninputs < 0 || ninputs > UINT16_MAX) {
+        loom__error(LOOM_ERR_INVALID, fn, "%d inputs are too many for one node", ninputs);
+        return NULL;
+    }
+    loom_array *n = calloc(1, sizeof *n + 2 * (size_t)ndim * sizeof(int64_t) +
+                                  (size_t)ninputs * sizeof(loom_array *));
     if (!n) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;
     }
+    n->inputs = (loom_array **)(n->dims + 2 * ndim);
+    n->max_inputs = (uint16_t)ninputs;
     atomic_init(&n->refcount, 1);
     n->op = (uint16_t)op;
     n->dtype = (int8_t)dtype;
@@ -178,7 +192,7 @@ void loom__node_set_input(loom_array *n, int i, loom_array *in)
 {
     n->inputs[i] = loom_retain(in);
     if (i + 1 > n->ninputs)
-        n->ninputs = (uint8_t)(i + 1);
+        n->ninputs = (uint16_t)(i + 1);
 }
 
 static inline uint64_t mix(uint64_t h, uint64_t v)

@@ -330,7 +330,7 @@ static int resolve_ufunc(const char *fn, loom_op op, int nin, const operand *ops
     if (l >= 0 && is_comparison(op)) {
         /* NumPy compares an out-of-range Python int exactly (uint8 < 300 is all true) instead
          * of raising: search again with it read as a strong int64. */
-        operand strong[LOOM_MAX_INPUTS];
+        operand strong[LOOM_MAX_EW_INPUTS];
         loom_dtype first = (loom_dtype)list->loops[l].in;
         bool again = false;
         for (int i = 0; i < nin; i++) {
@@ -406,7 +406,7 @@ static int resolve(const char *fn, loom_op op, int nin, const operand *ops, loom
 int loom__resolve_ufunc(const char *fn, loom_op op, int nin, loom_array *const *in,
                         loom_dtype *loop_dtype, loom_dtype *out_dtype)
 {
-    operand ops[LOOM_MAX_INPUTS] = {0};
+    operand ops[LOOM_MAX_EW_INPUTS] = {0};
     bool clip = op == LOOM_OP_MAXIMUM && nin == 3;
     if (op < 0 || op >= LOOM_OP_COUNT || loom__ops[op].kind != LOOM_OPK_EW ||
         (nin != loom__ops[op].arity && !clip)) {

@@ -21,8 +21,8 @@ static bool same_shape(const loom_array *a, int ndim, const int64_t *shape)
 static loom_array *record(const char *fn, loom_op op, int nin, loom_array *const *in,
                           const loom_params *param, loom_dtype out, bool own_scope)
 {
-    int ndims[LOOM_MAX_INPUTS];
-    const int64_t *shapes[LOOM_MAX_INPUTS];
+    int ndims[LOOM_MAX_EW_INPUTS];
+    const int64_t *shapes[LOOM_MAX_EW_INPUTS];
     for (int i = 0; i < nin; i++) {
         if (in[i]->device != in[0]->device) {
             loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)",
@@ -45,7 +45,7 @@ static loom_array *record(const char *fn, loom_op op, int nin, loom_array *const
     bool scoped = views && own_scope;
     if (scoped)
         loom_scope_begin();
-    loom_array *n = NULL, *inputs[LOOM_MAX_INPUTS];
+    loom_array *n = NULL, *inputs[LOOM_MAX_EW_INPUTS];
     for (int i = 0; i < nin; i++) {
         inputs[i] = same_shape(in[i], nd, shape) ? in[i] : loom__broadcast_to(fn, in[i], nd, shape);
         if (!inputs[i])
