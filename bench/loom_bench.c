@@ -164,7 +164,7 @@ static int bench_compile(void)
     int nh;
     const loom__header *h = loom__device_headers(&nh);
     double t0 = now_ms();
-    const loom__kernel *k = p ? loom__kernel_compile("bench", p->kernels[0].name, p->kernels[0].source, h, nh, NULL, NULL) : NULL;
+    const loom__kernel *k = p ? loom__kernel_compile("bench", p->steps[0].kernel.name, p->steps[0].kernel.source, h, nh, NULL, NULL) : NULL;
     double ms = now_ms() - t0;
     if (!k)
         return failed("compile");
@@ -191,7 +191,7 @@ static int disk_load_child(const char *dir)
     const loom__header *h = loom__device_headers(&nh);
     loom__device_current("bench", &dev); /* device start-up is not part of the load */
     double t0 = now_ms();
-    const loom__kernel *k = p ? loom__kernel_get("bench", p->kernels[0].name, p->kernels[0].source, h, nh, NULL) : NULL;
+    const loom__kernel *k = p ? loom__kernel_get("bench", p->steps[0].kernel.name, p->steps[0].kernel.source, h, nh, NULL) : NULL;
     double ms = now_ms() - t0;
     loom_stats st;
     loom_stats_get(&st);

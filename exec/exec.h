@@ -128,7 +128,7 @@ typedef struct loom__header {
     const char *source;
 } loom__header;
 
-/* A compiled kernel, owned by the in-memory cache (valid until loom__kcache_clear_memory,
+/* A compiled kernel, owned by the in-memory cache (valid until loom__kcache_clear_kernels,
  * which only tests call). The kernel must be declared extern "C" __global__ name(...). */
 typedef struct loom__kernel {
     const char *name;
@@ -170,9 +170,12 @@ typedef struct loom__dim3 {
 int loom__kernel_launch(const char *fn, const loom__kernel *k, loom__dim3 grid, loom__dim3 block,
                         size_t smem_bytes, loom_stream *s, void **args);
 
-/* Drops every in-memory cache entry (unloading its library). For tests: it invalidates
- * every loom__kernel pointer handed out. */
-void loom__kcache_clear_memory(void);
+/* Drops every in-memory kernel cache entry (unloading its library). It invalidates every
+ * loom__kernel pointer handed out: callers clear what holds them first
+ * (loom__exec_clear_memory_caches does both). */
+void loom__kcache_clear_kernels(void);
+/* Drops every cached plan, then every in-memory kernel (for tests). */
+void loom__exec_clear_memory_caches(void);
 /* The disk cache file that the kernel (same arguments as loom__kernel_compile, arch given)
  * lives in. Returns 0, or -1 when the disk cache is disabled or the path does not fit. */
 int loom__kcache_path(char *buf, size_t n, const char *name, const char *source,
@@ -208,6 +211,7 @@ typedef enum loom__stat {
     LOOM__STAT_KERNELS_LAUNCHED,
     LOOM__STAT_GRAPH_LAUNCHES,
     LOOM__STAT_BYTES_ALLOCATED,
+    LOOM__STAT_HOST_SYNCS,
     LOOM__STAT_COUNT
 } loom__stat;
 

@@ -11,7 +11,7 @@
  * never a wrong result, and rare: the executor caches plans, and with them kernel pointers. */
 #define _POSIX_C_SOURCE 200809L
 #include "cudart.h"
-#include "plancache.h"
+#include "exec.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -151,9 +151,8 @@ static void entry_free(entry *e)
     free(e);
 }
 
-void loom__kcache_clear_memory(void)
+void loom__kcache_clear_kernels(void)
 {
-    loom__plan_cache_clear(); /* cached plans point at the kernels about to go */
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < nbuckets; i++) {
         for (entry *e = buckets[i], *next; e; e = next) {

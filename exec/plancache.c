@@ -1,7 +1,8 @@
-/* Plan cache and CUDA Graph replay (DESIGN.md sections 4-5). */
+/* The plan cache: a graph whose structure was seen before reuses its plan, its compiled
+ * kernels and its replay state (exec/replay.c); only addresses and scalar values change. */
 #include "plancache.h"
 
-#include "cudart.h"
+#include "steps.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +16,8 @@ struct loom__cached_plan {
     uint64_t hash;
     int device;
     loom_plan *plan;
-    const loom__kernel **compiled; /* per kernel; NULL where the kernel has no work */
-    int nlaunch;                   /* kernels with work */
-    cudaGraph_t graph;             /* kept: patching names its nodes */
-    cudaGraphExec_t exec;
-    cudaGraphNode_t *nodes;        /* per kernel with work, in launch order */
-    struct cudaKernelNodeParams *params; /* each node's parameters as captured */
-    bool graph_failed;             /* capture is impossible on this stream: launch directly */
+    loom__step_state *runs;   /* per step */
+    loom__replay *replay;
     struct loom__cached_plan *next;
 };
 
@@ -46,13 +42,8 @@ static int nentries;
 
 static void entry_free(loom__cached_plan *e)
 {
-    if (e->exec)
-        cudaGraphExecDestroy(e->exec);
-    if (e->graph)
-        cudaGraphDestroy(e->graph);
-    free(e->nodes);
-    free(e->params);
-    free(e->compiled);
+    loom__replay_free(e->replay);
+    free(e->runs);
     loom__plan_free(e->plan);
     free(e->key);
     free(e);
@@ -75,24 +66,30 @@ const loom_plan *loom__cached_plan_plan(const loom__cached_plan *e)
     return e->plan;
 }
 
-static int compile_kernels(const char *fn, loom__cached_plan *e)
+void loom__exec_clear_memory_caches(void)
 {
-    int nh;
-    const loom__header *h = loom__device_headers(&nh);
-    e->compiled = calloc((size_t)e->plan->nkernels + 1, sizeof *e->compiled);
-    if (!e->compiled) {
+    loom__plan_cache_clear(); /* cached plans point at the kernels about to go */
+    loom__kcache_clear_kernels();
+}
+
+static int prepare_steps(const char *fn, loom__cached_plan *e)
+{
+    const loom_plan *p = e->plan;
+    e->runs = calloc((size_t)p->nsteps + 1, sizeof *e->runs);
+    if (!e->runs) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return LOOM_ERR_OOM;
     }
-    for (int k = 0; k < e->plan->nkernels; k++) {
-        const loom_kernel *pk = &e->plan->kernels[k];
-        if (pk->work == 0)
-            continue;
-        if (!(e->compiled[k] = loom__kernel_get(fn, pk->name, pk->source, h, nh, NULL)))
-            return loom_last_error_code();
-        e->nlaunch++;
+    for (int i = 0; i < p->nsteps; i++) {
+        const loom_step *s = &p->steps[i];
+        int rc = s->kind == LOOM_STEP_KERNEL    ? loom__kernel_step_prepare(fn, s, &e->runs[i])
+                 : s->kind == LOOM_STEP_LIBRARY ? loom__library_prepare(fn, &s->lib, s->device)
+                                                : LOOM_OK;
+        if (rc)
+            return rc;
     }
-    return LOOM_OK;
+    e->replay = loom__replay_new(fn, p);
+    return e->replay ? LOOM_OK : LOOM_ERR_OOM;
 }
 
 loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom_fuse_options *o,
@@ -122,7 +119,7 @@ loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom
         return NULL;
     }
     *e = (loom__cached_plan){.key = key, .len = len, .hash = hash, .device = device};
-    if (!(e->plan = loom__plan_from_walk(fn, w, o)) || compile_kernels(fn, e)) {
+    if (!(e->plan = loom__plan_from_walk(fn, w, o)) || prepare_steps(fn, e)) {
         entry_free(e);
         return NULL;
     }
@@ -132,168 +129,36 @@ loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom
     return e;
 }
 
-static dim3 grid_for(const loom_kernel *k, const loom__device_props *props)
-{
-    if (k->grid[0])
-        return (dim3){k->grid[0], k->grid[1], k->grid[2]};
-    int64_t blocks = (k->work + k->block - 1) / k->block;
-    int64_t cap = (int64_t)props->sm_count * (props->max_threads_per_sm / k->block) * 4;
-    if (blocks > cap)
-        blocks = cap;
-    return (dim3){blocks < 1 ? 1u : (unsigned)blocks, 1, 1};
-}
-
-/* Argument pointers for kernel k: argv[i] points at the value (or at ptrs[i]). */
-static int pack_args(const char *fn, const loom_kernel *k, void **addr, void **ptrs, void **argv)
-{
-    for (int i = 0; i < k->nargs; i++) {
-        const loom_karg *a = &k->args[i];
-        if (a->kind == LOOM_KARG_VALUE) {
-            argv[i] = (void *)a->value;
-            continue;
-        }
-        ptrs[i] = (char *)addr[a->buffer] + a->byte_offset;
-        if (a->align > 1 && (uintptr_t)ptrs[i] % (uintptr_t)a->align) {
-            loom__error(LOOM_ERR_INVALID, fn, "internal error: kernel %s argument %d is not %d-byte aligned",
-                        k->name, i, a->align);
-            return LOOM_ERR_INVALID;
-        }
-        argv[i] = &ptrs[i];
-    }
-    return LOOM_OK;
-}
-
-/* Every plan replays as a CUDA Graph, even of one launch: patching one node and launching the
- * graph measured faster than cudaLaunchKernel of the library kernel (small64 on an H200:
- * 21.9 vs 25.1 us, docs/PERF.md). LOOM_GRAPHS=0 launches kernels one by one. */
-static bool graphs_enabled(void)
-{
-    const char *env = getenv("LOOM_GRAPHS");
-    return !(env && strcmp(env, "0") == 0);
-}
-
-/* Captures the launches once; afterwards only their arguments are patched. */
-static int run_graph(const char *fn, loom__cached_plan *e, void ***argvs, loom_stream *s,
-                     const loom__device_props *props)
-{
-    const loom_plan *p = e->plan;
-    cudaStream_t st = loom__stream_handle(s);
-    if (!e->exec) {
-        e->nodes = calloc((size_t)e->nlaunch, sizeof *e->nodes);
-        e->params = calloc((size_t)e->nlaunch, sizeof *e->params);
-        if (!e->nodes || !e->params) {
-            loom__error(LOOM_ERR_OOM, fn, "out of host memory");
-            return LOOM_ERR_OOM;
-        }
-        cudaError_t begin = cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal);
-        if (begin != cudaSuccess) {
-            LOOM__LOG("no CUDA Graph for this plan: %s", cudaGetErrorString(begin));
-            cudaGetLastError();
-            e->graph_failed = true;
-            return LOOM_ERR_UNSUPPORTED;
-        }
-        int n = 0;
-        cudaError_t err = cudaSuccess;
-        for (int k = 0; k < p->nkernels && err == cudaSuccess; k++) {
-            const loom_kernel *pk = &p->kernels[k];
-            if (!e->compiled[k])
-                continue;
-            dim3 g = grid_for(pk, props), b = {(unsigned)pk->block, 1, 1};
-            err = cudaLaunchKernel((const void *)e->compiled[k]->handle, g, b, argvs[k], 0, st);
-            const cudaGraphNode_t *deps = NULL;
-            size_t ndeps = 0;
-            enum cudaStreamCaptureStatus status;
-            if (err == cudaSuccess)
-                err = cudaStreamGetCaptureInfo(st, &status, NULL, NULL, &deps, NULL, &ndeps);
-            if (err == cudaSuccess && ndeps == 1)
-                e->nodes[n++] = deps[0];
-        }
-        cudaError_t end = cudaStreamEndCapture(st, &e->graph);
-        if (err == cudaSuccess)
-            err = end;
-        /* A patch restates each node's launch (the runtime cannot read back a node that runs a
-         * library kernel); only the arguments change. */
-        for (int k = 0, i = 0; k < p->nkernels && i < n; k++) {
-            if (!e->compiled[k])
-                continue;
-            e->params[i++] = (struct cudaKernelNodeParams){
-                .func = (void *)e->compiled[k]->handle,
-                .gridDim = grid_for(&p->kernels[k], props),
-                .blockDim = {(unsigned)p->kernels[k].block, 1, 1},
-            };
-        }
-        if (err == cudaSuccess && n == e->nlaunch)
-            err = cudaGraphInstantiate(&e->exec, e->graph, 0);
-        if (err != cudaSuccess || n != e->nlaunch || !e->exec) {
-            LOOM__LOG("no CUDA Graph for this plan: %s (%d of %d kernels captured)",
-                      cudaGetErrorString(err), n, e->nlaunch);
-            cudaGetLastError();
-            e->graph_failed = true;
-            return LOOM_ERR_UNSUPPORTED;
-        }
-    } else {
-        int n = 0;
-        for (int k = 0; k < p->nkernels; k++) {
-            if (!e->compiled[k])
-                continue;
-            struct cudaKernelNodeParams kp = e->params[n];
-            kp.kernelParams = argvs[k];
-            kp.extra = NULL;
-            cudaError_t err = cudaGraphExecKernelNodeSetParams(e->exec, e->nodes[n++], &kp);
-            if (err != cudaSuccess)
-                return loom__cuda_check(err, fn, "updating a CUDA Graph kernel node");
-        }
-    }
-    int rc = loom__cuda_check(cudaGraphLaunch(e->exec, st), fn, "launching a CUDA Graph");
-    if (rc == LOOM_OK) {
-        loom__stat_add(LOOM__STAT_GRAPH_LAUNCHES, 1);
-        LOOM__LOG("graph launch: %d kernels", e->nlaunch);
-    }
-    return rc;
-}
-
 int loom__plan_cache_run(const char *fn, loom__cached_plan *e, void **addr, loom_stream *s,
                          const loom__device_props *props)
 {
     const loom_plan *p = e->plan;
     int total = 0;
-    for (int k = 0; k < p->nkernels; k++)
-        total += p->kernels[k].nargs;
+    for (int i = 0; i < p->nsteps; i++)
+        if (p->steps[i].kind == LOOM_STEP_KERNEL)
+            total += p->steps[i].kernel.nargs;
     void **ptrs = malloc((size_t)(total + 1) * sizeof *ptrs);
     void **argv = malloc((size_t)(total + 1) * sizeof *argv);
-    void ***argvs = malloc((size_t)(p->nkernels + 1) * sizeof *argvs);
     int rc = LOOM_OK;
-    if (!ptrs || !argv || !argvs) {
+    if (!ptrs || !argv) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         rc = LOOM_ERR_OOM;
         goto done;
     }
-    for (int k = 0, at = 0; k < p->nkernels && rc == LOOM_OK; k++) {
-        argvs[k] = argv + at;
-        rc = pack_args(fn, &p->kernels[k], addr, ptrs + at, argv + at);
-        at += p->kernels[k].nargs;
-    }
-    if (rc)
-        goto done;
-    if (e->nlaunch >= 1 && !e->graph_failed && graphs_enabled()) {
-        rc = run_graph(fn, e, argvs, s, props);
-        if (rc != LOOM_ERR_UNSUPPORTED)
-            goto done;
-        rc = LOOM_OK; /* capture is not possible on this stream: launch one by one */
-    }
-    for (int k = 0; k < p->nkernels && rc == LOOM_OK; k++) {
-        const loom_kernel *pk = &p->kernels[k];
-        if (!e->compiled[k])
+    for (int i = 0, at = 0; i < p->nsteps && rc == LOOM_OK; i++) {
+        if (p->steps[i].kind != LOOM_STEP_KERNEL)
             continue;
-        dim3 g = grid_for(pk, props);
-        loom__dim3 grid = {g.x, g.y, g.z}, block = {(unsigned)pk->block, 1, 1};
-        LOOM__LOG("launch %s (%s) grid %u,%u,%u block %d", pk->name, pk->summary, grid.x, grid.y,
-                  grid.z, pk->block);
-        rc = loom__kernel_launch(fn, e->compiled[k], grid, block, 0, s, argvs[k]);
+        const loom_kernel *k = &p->steps[i].kernel;
+        e->runs[i].argv = argv + at;
+        rc = loom__kernel_args(fn, k, addr, ptrs + at, argv + at);
+        at += k->nargs;
     }
+    if (rc == LOOM_OK)
+        rc = loom__replay_run(fn, e->replay, p, e->runs, addr, s, props);
 done:
+    for (int i = 0; i < p->nsteps; i++)
+        e->runs[i].argv = NULL; /* they pointed into this run's arrays */
     free(ptrs);
     free(argv);
-    free(argvs);
     return rc;
 }

@@ -14,9 +14,8 @@ typedef struct loom__cached_plan loom__cached_plan;
 loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom_fuse_options *o,
                                         int device);
 const loom_plan *loom__cached_plan_plan(const loom__cached_plan *e);
-/* Launches the plan on s with buffer addresses addr (one per plan buffer): a CUDA Graph when
- * it has several launches (captured once, then patched with the new arguments), direct launches
- * otherwise or when LOOM_GRAPHS=0. */
+/* Runs the plan's steps on s with buffer addresses addr (one per plan buffer), replayed as CUDA
+ * Graph segments (exec/replay.c). */
 int loom__plan_cache_run(const char *fn, loom__cached_plan *e, void **addr, loom_stream *s,
                          const loom__device_props *props);
 /* Drops every cached plan (and its CUDA Graph). */

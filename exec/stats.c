@@ -49,6 +49,7 @@ void loom_stats_get(loom_stats *out)
     out->kernels_launched = get(&counters[LOOM__STAT_KERNELS_LAUNCHED]);
     out->graph_launches = get(&counters[LOOM__STAT_GRAPH_LAUNCHES]);
     out->bytes_allocated = get(&counters[LOOM__STAT_BYTES_ALLOCATED]);
+    out->host_syncs = get(&counters[LOOM__STAT_HOST_SYNCS]);
     for (int i = 0; i < LOOM_EVAL_NUM_REASONS; i++) {
         out->forced_evals_by_reason[i] = get(&forced[i]);
         out->forced_evals += out->forced_evals_by_reason[i];

@@ -28,7 +28,7 @@ typedef enum { MODE_FULL, MODE_PARTIAL, MODE_COMBINE } red_mode;
 
 typedef struct rctx {
     const loom_walk *w;
-    loom_plan *plan;
+    const loom_plan *plan;
     int group;
     const loom_array *dom; /* a node with the domain's shape: the first reduction's input */
     uint32_t mask;
@@ -734,10 +734,10 @@ static int pow2_at_least(int64_t n, int lo, int hi)
     return p;
 }
 
-int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan *plan, const int *roots,
-                            int nroots, bool persistent)
+int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan_builder *b,
+                            const int *roots, int nroots, bool persistent)
 {
-    rctx c = {.w = w, .plan = plan, .group = w->v[roots[0]].group};
+    rctx c = {.w = w, .plan = b->plan, .group = w->v[roots[0]].group};
     const loom_array *first = w->v[roots[0]].node;
     c.dom = first->inputs[0];
     c.mask = (uint32_t)first->param.reduce.axes;
@@ -798,24 +798,23 @@ int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan *plan,
             g.nchunk = (c.R + g.chunk - 1) / g.chunk;
         }
     }
-    int first_kernel = plan->nkernels;
+    int first_step = loom__plan_next_step(b);
+    loom_step *s;
     if (g.nchunk > 1) {
         for (int r = 0; r < c.nreds; r++) {
-            scratch[r] = loom__plan_add_scratch(plan, (size_t)c.K * (size_t)g.nchunk * acc_bytes(&c, c.reds[r]),
-                                                first_kernel, first_kernel + 1);
+            scratch[r] = loom__plan_scratch(b, fn, (size_t)c.K * (size_t)g.nchunk * acc_bytes(&c, c.reds[r]),
+                                            first_step, first_step + 1);
             if (scratch[r] < 0)
                 goto done;
         }
         g.mode = MODE_PARTIAL;
-        if (build_kernel(&c, &g, roots, nroots, &plan->kernels[plan->nkernels]))
+        if (!(s = loom__plan_step(b, fn, LOOM_STEP_KERNEL)) || build_kernel(&c, &g, roots, nroots, &s->kernel))
             goto done;
-        plan->nkernels++;
         g.mode = MODE_COMBINE;
         g.team = c.column ? 32 : pow2_at_least(g.nchunk, 32, BLOCK);
     }
-    if (build_kernel(&c, &g, roots, nroots, &plan->kernels[plan->nkernels]))
+    if (!(s = loom__plan_step(b, fn, LOOM_STEP_KERNEL)) || build_kernel(&c, &g, roots, nroots, &s->kernel))
         goto done;
-    plan->nkernels++;
     rc = 0;
 done:
     if (rc && loom_last_error_code() == LOOM_OK)

@@ -279,8 +279,9 @@ static unsigned grid_for(scan_pass pass, int64_t nlines)
     return blocks < 1 ? 1u : blocks > MAX_GRID ? (unsigned)MAX_GRID : (unsigned)blocks;
 }
 
-int loom__codegen_scan(const char *fn, const loom_walk *w, loom_plan *plan, int node)
+int loom__codegen_scan(const char *fn, const loom_walk *w, loom_plan_builder *b, int node)
 {
+    loom_step *s1, *s2, *s3;
     const loom_walk_node *v = &w->v[node];
     const loom_array *s = v->node, *in = s->inputs[0];
     const loom_walk_node *iv = &w->v[loom__walk_at(w, in)];
@@ -306,36 +307,36 @@ int loom__codegen_scan(const char *fn, const loom_walk *w, loom_plan *plan, int 
     int64_t nchunks = (lay.L + CHUNK - 1) / CHUNK;
     if (lay.nlines == 0 || !(lay.nlines < 256 && lay.L > 4 * CHUNK && nchunks <= INT32_MAX)) {
         sk.pass = choose(lay.nlines, lay.L, lay.inner);
-        return emit_kernel(fn, w, node, &sk, &plan->kernels[plan->nkernels++],
-                           grid_for(sk.pass, lay.nlines), 1);
+        return (s1 = loom__plan_step(b, fn, LOOM_STEP_KERNEL))
+                   ? emit_kernel(fn, w, node, &sk, &s1->kernel, grid_for(sk.pass, lay.nlines), 1)
+                   : -1;
     }
 
     /* Few long lines: chunk totals, their scan per line, then the chunks seeded. */
-    int first = plan->nkernels;
+    int first = loom__plan_next_step(b);
     size_t bytes = (size_t)(lay.nlines * nchunks) * loom_dtype_size(sk.acc_dt);
-    int totals = loom__plan_add_scratch(plan, bytes, first, first + 1);
-    int prefix = loom__plan_add_scratch(plan, bytes, first + 1, first + 2);
-    if (totals < 0 || prefix < 0) {
-        loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
+    int totals = loom__plan_scratch(b, fn, bytes, first, first + 1);
+    int prefix = loom__plan_scratch(b, fn, bytes, first + 1, first + 2);
+    if (totals < 0 || prefix < 0)
         return -1;
-    }
     scan_kernel k1 = sk;
     k1.pass = PASS_TOTALS;
     k1.out_buf = totals;
-    if (emit_kernel(fn, w, node, &k1, &plan->kernels[plan->nkernels++], (unsigned)nchunks,
-                    (unsigned)lay.nlines))
+    if (!(s1 = loom__plan_step(b, fn, LOOM_STEP_KERNEL)) ||
+        emit_kernel(fn, w, node, &k1, &s1->kernel, (unsigned)nchunks, (unsigned)lay.nlines))
         return -1;
     layout tl = {.nlines = lay.nlines, .L = nchunks, .inner = 1, .dense = true,
                   .idx32 = lay.idx32};
     scan_kernel k2 = {.op = sk.op, .in_dt = sk.acc_dt, .out_dt = sk.acc_dt, .acc_dt = sk.acc_dt,
                       .in_buf = totals, .out_buf = prefix, .prefix_buf = -1, .lay = &tl};
     k2.pass = choose(tl.nlines, tl.L, 1);
-    if (emit_kernel(fn, w, node, &k2, &plan->kernels[plan->nkernels++],
-                    grid_for(k2.pass, tl.nlines), 1))
+    if (!(s2 = loom__plan_step(b, fn, LOOM_STEP_KERNEL)) ||
+        emit_kernel(fn, w, node, &k2, &s2->kernel, grid_for(k2.pass, tl.nlines), 1))
         return -1;
     scan_kernel k3 = sk;
     k3.pass = PASS_SEEDED;
     k3.prefix_buf = prefix;
-    return emit_kernel(fn, w, node, &k3, &plan->kernels[plan->nkernels++], (unsigned)nchunks,
-                       (unsigned)lay.nlines);
+    return (s3 = loom__plan_step(b, fn, LOOM_STEP_KERNEL))
+               ? emit_kernel(fn, w, node, &k3, &s3->kernel, (unsigned)nchunks, (unsigned)lay.nlines)
+               : -1;
 }

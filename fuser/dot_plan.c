@@ -1,4 +1,4 @@
-/* The public DOT dump: the graph with one cluster per kernel of the plan that would run it. */
+/* The public DOT dump: the graph with one cluster per step of the plan that would run it. */
 #define _POSIX_C_SOURCE 200809L
 #include "dot_plan.h"
 
@@ -15,28 +15,31 @@
 
 typedef struct plan_clusters {
     loom_plan *plan;
-    loom_ptrmap kernel_of; /* node -> first kernel whose nodes list holds it */
-    char label[sizeof(((loom_kernel *)0)->name) + SUMMARY_MAX + 32];
+    loom_ptrmap step_of; /* node -> first step whose nodes list holds it */
+    char label[sizeof(((loom_kernel *)0)->name) + SUMMARY_MAX + 64];
 } plan_clusters;
 
 static int cluster_of(void *ctx, const loom_array *node)
 {
-    return loom__ptrmap_get(&((plan_clusters *)ctx)->kernel_of, node);
+    return loom__ptrmap_get(&((plan_clusters *)ctx)->step_of, node);
 }
 
 static const char *cluster_label(void *ctx, int k)
 {
     plan_clusters *c = ctx;
-    const loom_kernel *kern = &c->plan->kernels[k];
-    const char *sum = kern->summary ? kern->summary : "";
+    const loom_step *s = &c->plan->steps[k];
+    const char *sum = s->kind == LOOM_STEP_KERNEL ? s->kernel.summary : s->summary;
+    if (!sum)
+        sum = "";
     int len = (int)strlen(sum);
     if (len > SUMMARY_MAX) {
         len = SUMMARY_MAX;
         while (len > 0 && sum[len] != ' ')
             len--;
     }
-    snprintf(c->label, sizeof c->label, "%s (%s): %.*s%s", kern->name,
-             loom__kernel_kind_name(kern->kind), len, sum, sum[len] ? " ..." : "");
+    char head[96];
+    snprintf(c->label, sizeof c->label, "%s: %.*s%s", loom__step_label(s, head, sizeof head), len,
+             sum, sum[len] ? " ..." : "");
     return c->label;
 }
 
@@ -46,16 +49,17 @@ static int dump(FILE *out, loom_array *const *arrays, int n)
     plan_clusters c = {0};
     loom_fuse_options o = loom__fuse_options_default();
     c.plan = n > 0 ? loom__plan_build("loom_dump_dot", arrays, n, &o) : NULL;
-    bool clusters = c.plan && loom__ptrmap_init(&c.kernel_of, 64) == 0;
-    for (int k = 0; clusters && k < c.plan->nkernels; k++) {
-        const loom_kernel *kern = &c.plan->kernels[k];
-        for (int j = 0; clusters && j < kern->nnodes; j++)
-            if (loom__ptrmap_get(&c.kernel_of, kern->nodes[j]) < 0)
-                clusters = loom__ptrmap_put(&c.kernel_of, kern->nodes[j], k) == 0;
+    bool clusters = c.plan && loom__ptrmap_init(&c.step_of, 64) == 0;
+    for (int k = 0; clusters && k < c.plan->nsteps; k++) {
+        loom_array *const *nodes;
+        int nn = loom__step_nodes(&c.plan->steps[k], &nodes);
+        for (int j = 0; clusters && j < nn; j++)
+            if (loom__ptrmap_get(&c.step_of, nodes[j]) < 0)
+                clusters = loom__ptrmap_put(&c.step_of, nodes[j], k) == 0;
     }
     int rc = clusters ? loom__dump_dot_clustered(out, arrays, n, cluster_of, cluster_label, &c)
                       : loom__dump_dot_clustered(out, arrays, n, NULL, NULL, NULL);
-    loom__ptrmap_free(&c.kernel_of);
+    loom__ptrmap_free(&c.step_of);
     loom__plan_free(c.plan);
     return rc;
 }

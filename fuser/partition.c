@@ -1,15 +1,10 @@
-/* Partitioning (DESIGN.md section 4): decide which values are written to memory, group the
- * rest into the kernels that compute them, and assign buffers. */
-#include "walk.h"
+/* Partitioning (docs/fusion.md): decide which values are written to memory, group them into
+ * the steps that compute them, and assign buffers. What each op kind needs comes from the
+ * lowering table (fuser/lower.h). */
+#include "lower.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-const char *loom__kernel_kind_name(loom_kernel_kind k)
-{
-    static const char *names[] = {"elementwise", "reduction", "persistent", "library", "scan"};
-    return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
-}
 
 loom_fuse_options loom__fuse_options_default(void)
 {
@@ -23,14 +18,14 @@ loom_fuse_options loom__fuse_options_default(void)
     return o;
 }
 
-/* What grouping knows of each kernel. */
+/* What grouping knows of each group of materialised values (one or more steps). */
 typedef struct group_info {
-    bool reduction, scan;
+    const loom_lowering *lowering; /* its first value's */
     bool persistent, can_persist;
     const loom_array *dom; /* reductions: their input's shape, and the reduced axes */
     uint32_t mask;
     int nreductions;
-    int first_kernel, last_kernel;
+    int first_step, last_step;
 } group_info;
 
 static bool computed(const loom_array *a)
@@ -42,7 +37,7 @@ static bool computed(const loom_array *a)
 static void inline_cost(loom_walk *w, loom_walk_node *v)
 {
     loom_array *a = v->node;
-    int self = loom__ops[a->op].kind == LOOM_OPK_EW ? 1 : 0, deepest = 0;
+    int self = loom__lowering(a)->placement == LOOM_PLACE_ELEMENTWISE ? 1 : 0, deepest = 0;
     v->ops = self;
     v->reads = 0;
     for (int k = 0; k < a->ninputs; k++) {
@@ -59,56 +54,54 @@ static void inline_cost(loom_walk *w, loom_walk_node *v)
     v->depth = self + deepest;
 }
 
-/* A scan is materialised and reads its input from memory, so the value it reads (through a
- * view: the view's base) is materialised too. Elementwise producers are not fused into scans
- * in this version. */
-static void scan_inputs_in_memory(loom_walk *w)
+/* Values read from memory by steps that cannot compute them inline (scans, library calls)
+ * are materialised first; those steps' own values always are. */
+static void alone_inputs_in_memory(loom_walk *w)
 {
     for (int i = 0; i < w->n; i++) {
-        loom_array *a = w->v[i].node;
-        if (loom__ops[a->op].kind != LOOM_OPK_SCAN || loom__is_input(a))
-            continue;
-        w->v[i].materialize = true;
-        loom_array *src = a->inputs[0];
-        if (src->op == LOOM_OP_VIEW && !loom__is_input(src))
-            src = src->inputs[0];
-        if (!loom__is_input(src))
-            w->v[loom__walk_at(w, src)].materialize = true;
+        const loom_lowering *l = loom__lowering(w->v[i].node);
+        if (l->placement == LOOM_PLACE_ALONE)
+            w->v[i].materialize = true;
+        if (l->inputs_in_memory)
+            l->inputs_in_memory(w, i);
     }
 }
 
 static void decide(loom_walk *w, const loom_fuse_options *o)
 {
-    scan_inputs_in_memory(w);
+    alone_inputs_in_memory(w);
     for (int i = 0; i < w->n; i++) {
         loom_walk_node *v = &w->v[i];
         loom_array *a = v->node;
         v->group = -1;
         v->level = LOOM_LEVEL_NONE;
-        if (loom__is_input(a))
+        loom_placement place = loom__lowering(a)->placement;
+        if (place == LOOM_PLACE_INPUT)
             continue;
         if (a->op == LOOM_OP_SCALAR) {
             v->materialize = v->requested || v->materialize; /* a scan may read it */
             continue;
         }
-        loom_opkind kind = loom__ops[a->op].kind;
+        bool ew = place == LOOM_PLACE_ELEMENTWISE;
         inline_cost(w, v);
-        if (kind == LOOM_OPK_EW && (v->ops > o->max_ops || v->reads > o->max_inputs)) {
+        if (ew && (v->ops > o->max_ops || v->reads > o->max_inputs)) {
             /* Over budget: its computed inputs become kernel outputs of their own. */
             for (int k = 0; k < a->ninputs; k++) {
                 loom_walk_node *in = &w->v[loom__walk_at(w, a->inputs[k])];
-                if (computed(in->node) && loom__ops[in->node->op].kind == LOOM_OPK_EW)
+                if (computed(in->node) &&
+                    loom__lowering(in->node)->placement == LOOM_PLACE_ELEMENTWISE)
                     in->materialize = true;
             }
             inline_cost(w, v);
         }
-        if (v->requested || kind == LOOM_OPK_REDUCE || (kind == LOOM_OPK_EW && v->viewed))
+        if (v->requested || place == LOOM_PLACE_REDUCTION || place == LOOM_PLACE_ALONE ||
+            (ew && v->viewed))
             v->materialize = true;
-        else if (kind == LOOM_OPK_EW && !o->fuse)
+        else if (ew && !o->fuse)
             v->materialize = true;
-        else if (kind == LOOM_OPK_EW && v->nconsumers > 1 && (v->ops > 30 || v->reads > 4))
+        else if (ew && v->nconsumers > 1 && (v->ops > 30 || v->reads > 4))
             v->materialize = true;
-        else if (kind == LOOM_OPK_EW && v->depth >= o->chain_depth)
+        else if (ew && v->depth >= o->chain_depth)
             v->materialize = true; /* equal chunks of a long chain share one compiled kernel */
         v->kernel_ops = v->ops;
         if (v->materialize)
@@ -182,34 +175,22 @@ static void plan_arena(loom_plan *p)
     p->arena_bytes = total;
 }
 
-int loom__plan_add_scratch(loom_plan *p, size_t bytes, int producer, int last_use)
-{
-    if (p->nbuffers == p->cap_buffers) {
-        int cap = p->cap_buffers * 2 + 8;
-        loom_plan_buffer *grown = realloc(p->buffers, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return -1;
-        p->buffers = grown;
-        p->cap_buffers = cap;
-    }
-    p->buffers[p->nbuffers] = (loom_plan_buffer){.role = LOOM_BUF_TEMP, .bytes = bytes,
-                                                 .walk_index = -1, .producer = producer,
-                                                 .last_use = last_use};
-    return p->nbuffers++;
-}
-
 void loom__plan_free(loom_plan *p)
 {
     if (!p)
         return;
-    for (int i = 0; i < p->nkernels; i++) {
-        loom_kernel *k = &p->kernels[i];
-        free(k->source);
-        free(k->summary);
-        free(k->args);
-        free(k->nodes);
+    for (int i = 0; i < p->nsteps; i++) {
+        loom_step *s = &p->steps[i];
+        if (s->kind == LOOM_STEP_KERNEL) {
+            free(s->kernel.source);
+            free(s->kernel.summary);
+            free(s->kernel.args);
+            free(s->kernel.nodes);
+        }
+        free(s->summary);
+        free(s->nodes);
     }
-    free(p->kernels);
+    free(p->steps);
     free(p->buffers);
     free(p->outputs);
     free(p);
@@ -242,20 +223,21 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     if (p) {
         p->cap_buffers = w.n;
         p->buffers = malloc((size_t)w.n * sizeof *p->buffers);
-        p->kernels = calloc((size_t)w.n * 3 + 3, sizeof *p->kernels);
         p->outputs = malloc((size_t)(w.nroots ? w.nroots : 1) * sizeof *p->outputs);
     }
+    loom_plan_builder builder = {.plan = p, .device = w.n ? w.v[w.n - 1].node->device : 0};
     if (!p || !info || !read_outside || !seen || !roots || !group_start || !stack || !p->buffers ||
-        !p->kernels || !p->outputs) {
+        !p->outputs) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
         goto done;
     }
 
-    /* Groups: a requested root joins the latest kernel when it has the same shape, reads none of
-     * that kernel's values through a view and fits its op budget; roots come in topological
-     * order, so kernels do too. Values materialised for any other reason (a view, a cut chain,
-     * a budget) start their own kernel: joining would undo the cut. A reduction starts a
-     * reduction kernel, which takes in what loom__reduction_join allows. */
+    /* Groups: a requested root joins the latest elementwise kernel when it has the same shape,
+     * reads none of that kernel's values through a view and fits its op budget; roots come in
+     * topological order, so steps do too. Values materialised for any other reason (a view, a
+     * cut chain, a budget) start their own kernel: joining would undo the cut. A reduction
+     * starts a reduction kernel, which takes in what loom__reduction_join allows; scans and
+     * library calls are groups of their own. */
     int nroots = 0, ngroups = 0;
     int group_ops = 0;
     bool group_requested = false; /* every root of the latest kernel was asked for */
@@ -265,16 +247,16 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
             continue;
         if (v->node->op == LOOM_OP_EMPTY)
             continue; /* allocated, never written */
-        if (loom__ops[v->node->op].kind == LOOM_OPK_LIBRARY) {
-            loom__error(LOOM_ERR_UNSUPPORTED, fn, "%s cannot be planned yet",
-                        loom__ops[v->node->op].name);
-            goto done;
-        }
         int g = ngroups - 1;
-        bool reduce = loom__ops[v->node->op].kind == LOOM_OPK_REDUCE;
-        bool scan = loom__ops[v->node->op].kind == LOOM_OPK_SCAN; /* always a group of its own */
+        const loom_lowering *low = loom__lowering(v->node);
+        bool reduce = low->placement == LOOM_PLACE_REDUCTION;
+        bool alone = low->placement == LOOM_PLACE_ALONE;
+        bool g_reduction = g >= 0 && info[g].lowering->placement == LOOM_PLACE_REDUCTION;
+        bool g_alone = g >= 0 && info[g].lowering->placement == LOOM_PLACE_ALONE;
         bool join = false;
-        if (opts->fuse && g >= 0 && info[g].reduction &&
+        if (alone) {
+            /* a group of its own */
+        } else if (opts->fuse && g_reduction &&
             !(reduce && info[g].nreductions == LOOM_MAX_KERNEL_REDUCTIONS)) {
             bool persistent;
             int level = loom__reduction_join(&w, i, g, info[g].dom, info[g].mask, &persistent, stack, seen);
@@ -285,7 +267,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
                 v->level = (int8_t)level;
                 info[g].persistent |= persistent;
             }
-        } else if (!reduce && !scan && g >= 0 && !info[g].reduction && !info[g].scan) {
+        } else if (!reduce && g >= 0 && !g_reduction && !g_alone) {
             join = opts->fuse && v->requested && group_requested &&
                    group_ops + v->kernel_ops <= opts->max_ops;
             if (join) {
@@ -300,7 +282,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
             group_start[g] = nroots;
             group_ops = 0;
             group_requested = true;
-            info[g] = (group_info){.reduction = reduce, .scan = scan};
+            info[g] = (group_info){.lowering = low};
             if (reduce) {
                 const loom_array *dom = v->node->inputs[0];
                 info[g].dom = dom;
@@ -343,33 +325,27 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         if (loom__is_input(v->node))
             v->buffer = add_buffer(p, v->node, i, LOOM_BUF_INPUT);
         else if (v->materialize && (v->requested || read_outside[i] || v->group < 0 ||
-                                    !info[v->group].reduction))
+                                    info[v->group].lowering->placement != LOOM_PLACE_REDUCTION))
             v->buffer = add_buffer(p, v->node, i, v->requested ? LOOM_BUF_OUTPUT : LOOM_BUF_TEMP);
     }
 
-    /* Kernels; a reduction group may need two (partial results, then their combination). */
+    /* Steps: each group lowers to one or more (a long reduction: partial results, then their
+     * combination; a long scan: three kernels). */
     for (int g = 0; g < ngroups; g++) {
-        info[g].first_kernel = p->nkernels;
+        info[g].first_step = p->nsteps;
         const int *gr = roots + group_start[g];
         int n = group_start[g + 1] - group_start[g];
-        if (info[g].scan) {
-            if (loom__codegen_scan(fn, &w, p, gr[0]))
-                goto done;
-        } else if (info[g].reduction) {
-            if (loom__codegen_reduction(fn, &w, p, gr, n, info[g].persistent))
-                goto done;
-        } else if (loom__codegen_elementwise(fn, &w, p, gr, n, &p->kernels[p->nkernels++])) {
+        if (info[g].lowering->lower(fn, &builder, &w, gr, n, info[g].persistent))
             goto done;
-        }
-        info[g].last_kernel = p->nkernels - 1;
+        info[g].last_step = p->nsteps - 1;
     }
 
-    /* Liveness for the arena: the producing kernels and the last reading kernel of each
-     * buffer, conservatively over each group's kernels. */
+    /* Liveness for the arena: the producing step and the last reading step of each buffer,
+     * conservatively over each group's steps. */
     for (int g = 0; g < ngroups; g++) {
         for (int r = group_start[g]; r < group_start[g + 1]; r++) {
             if (w.v[roots[r]].buffer >= 0)
-                p->buffers[w.v[roots[r]].buffer].producer = info[g].first_kernel;
+                p->buffers[w.v[roots[r]].buffer].producer = info[g].first_step;
             int top = 0;
             stack[top++] = roots[r];
             while (top) {
@@ -379,8 +355,8 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
                     int j = loom__walk_at(&w, a->inputs[k]);
                     loom_walk_node *in = &w.v[j];
                     if (in->buffer >= 0 && (in->group != g || loom__is_input(in->node))) {
-                        if (p->buffers[in->buffer].last_use < info[g].last_kernel)
-                            p->buffers[in->buffer].last_use = info[g].last_kernel;
+                        if (p->buffers[in->buffer].last_use < info[g].last_step)
+                            p->buffers[in->buffer].last_use = info[g].last_step;
                     } else if (!in->materialize) {
                         stack[top++] = j;
                     }

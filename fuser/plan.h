@@ -1,6 +1,7 @@
 /*
- * fuser/plan.h — the fusion plan: what exec/ runs. The fuser partitions a graph into kernels
- * and generates their CUDA source; it launches nothing (DESIGN.md section 1).
+ * fuser/plan.h — the plan: what exec/ runs. A plan is a list of typed steps (generated kernels,
+ * library calls, copies, host synchronisations) over a set of buffers. The fuser decides the
+ * steps and generates kernel source; it launches nothing (docs/architecture.md).
  */
 #ifndef LOOM_FUSER_PLAN_H
 #define LOOM_FUSER_PLAN_H
@@ -11,7 +12,6 @@ typedef enum loom_kernel_kind {
     LOOM_KERNEL_ELEMENTWISE = 0,
     LOOM_KERNEL_REDUCTION,
     LOOM_KERNEL_PERSISTENT,
-    LOOM_KERNEL_LIBRARY,
     LOOM_KERNEL_SCAN
 } loom_kernel_kind;
 
@@ -32,8 +32,8 @@ typedef struct loom_plan_buffer {
     loom_buffer_role role;
     size_t bytes;
     size_t arena_offset; /* LOOM_BUF_TEMP only */
-    int producer;        /* kernel writing it (-1 for inputs) */
-    int last_use;        /* last kernel reading it */
+    int producer;        /* step writing it (-1 for inputs) */
+    int last_use;        /* last step reading it */
 } loom_plan_buffer;
 
 /* One kernel parameter, in the order of the generated kernel's signature. */
@@ -90,9 +90,78 @@ typedef struct loom_kernel {
     loom_array **nodes;
 } loom_kernel;
 
+/* Library routines. fuser/library.c has the fixed table of their names and of whether a CUDA
+ * Graph may capture them: a routine is never "tried" under capture, since a failed capture can
+ * leave a library handle failing its next call. */
+typedef enum loom_lib_routine {
+    LOOM_LIB_CUBLAS_GEMM = 0, /* cublasGemmStridedBatchedEx */
+    LOOM_LIB_COUNT
+} loom_lib_routine;
+
+typedef struct loom_lib_info {
+    const char *name;  /* "cublas gemm": logs and DOT */
+    bool capturable;   /* may be recorded in a CUDA Graph */
+} loom_lib_info;
+
+const loom_lib_info *loom__lib_info(loom_lib_routine r);
+
+/* The arguments of a strided batched GEMM in cuBLAS's column-major terms: for b in [0, batch),
+ * C_b = alpha * op_a(A_b) * op_b(B_b) + beta * C_b, C_b m x n with leading dimension ldc. */
+typedef struct loom_gemm_args {
+    int8_t dtype;             /* of A, B and C (loom_dtype) */
+    int8_t op_a, op_b;        /* 'N', 'T' or 'C' */
+    bool beta_one;            /* C holds the addend (beta = 1) instead of being overwritten */
+    int64_t m, n, k, batch;
+    int64_t lda, ldb, ldc;
+    int64_t stride_a, stride_b, stride_c; /* elements between batch members; 0 broadcasts */
+} loom_gemm_args;
+
+#define LOOM_LIB_MAX_BUFFERS 4
+
+typedef struct loom_libcall {
+    loom_lib_routine routine;
+    /* The routine's operands: plan buffers and byte offsets into them. GEMM: A, B, C. */
+    int nbuffers;
+    int buffer[LOOM_LIB_MAX_BUFFERS];
+    size_t byte_offset[LOOM_LIB_MAX_BUFFERS];
+    int workspace;          /* plan buffer of scratch for the routine, or -1 */
+    size_t workspace_bytes;
+    union {
+        loom_gemm_args gemm;
+    } args;
+} loom_libcall;
+
+/* A device-to-device copy of bytes between two plan buffers. */
+typedef struct loom_copy {
+    int dst, src;
+    size_t dst_offset, src_offset, bytes;
+} loom_copy;
+
+typedef enum loom_step_kind {
+    LOOM_STEP_KERNEL = 0, /* a generated kernel (compiled through the kernel caches) */
+    LOOM_STEP_LIBRARY,    /* a library routine (cuBLAS...) */
+    LOOM_STEP_COPY,       /* a device-to-device copy */
+    LOOM_STEP_HOST_SYNC   /* the host waits for the stream: ends a CUDA Graph segment */
+} loom_step_kind;
+
+const char *loom__step_kind_name(loom_step_kind k);
+
+typedef struct loom_step {
+    loom_step_kind kind;
+    int device;          /* the device it runs on */
+    char *summary;       /* library and copy steps: what they compute, for logs and DOT */
+    int nnodes;          /* library and copy steps: the graph nodes they compute (borrowed, as */
+    loom_array **nodes;  /* for kernels) */
+    union {
+        loom_kernel kernel;
+        loom_libcall lib;
+        loom_copy copy;
+    };
+} loom_step;
+
 typedef struct loom_plan {
-    int nkernels;
-    loom_kernel *kernels;
+    int nsteps, cap_steps;
+    loom_step *steps;
     int nbuffers, cap_buffers;
     loom_plan_buffer *buffers;
     size_t arena_bytes; /* one allocation for every LOOM_BUF_TEMP */
@@ -110,16 +179,34 @@ typedef struct loom_fuse_options {
 /* Defaults, with LOOM_FUSE read from the environment. */
 loom_fuse_options loom__fuse_options_default(void);
 
-/* Plans the evaluation of arrays[0..n). Leaves must already hold device buffers, except
- * scalars and generators which are kernel arguments; HOST leaves are LOOM_BUF_INPUT with
- * node->buffer still NULL and must be uploaded by exec before launch. Returns NULL with the
- * error recorded under fn. */
+/* Plans the evaluation of arrays[0..n) (all of one device). Leaves must already hold device
+ * buffers, except scalars and generators which are kernel arguments; HOST leaves are
+ * LOOM_BUF_INPUT with node->buffer still NULL and must be uploaded by exec before launch.
+ * Returns NULL with the error recorded under fn. */
 loom_plan *loom__plan_build(const char *fn, loom_array *const *arrays, int n,
                             const loom_fuse_options *opts);
 void loom__plan_free(loom_plan *plan);
-/* Adds a scratch buffer (role LOOM_BUF_TEMP, no node) of bytes, written by kernel producer and
- * last read by kernel last_use; returns its index, or -1 when the plan has no room. */
-int loom__plan_add_scratch(loom_plan *plan, size_t bytes, int producer, int last_use);
+
+/* How lowerings add to the plan being built (fuser/plan_builder.c): generators and library
+ * lowerings append steps and scratch here and never resize the plan themselves. */
+typedef struct loom_plan_builder {
+    loom_plan *plan;
+    int device;
+} loom_plan_builder;
+
+/* Appends a zeroed step of kind on the builder's device; NULL with the error recorded under fn
+ * when memory runs out. The pointer is valid until the next append. */
+loom_step *loom__plan_step(loom_plan_builder *b, const char *fn, loom_step_kind kind);
+/* The index the next appended step will have. */
+int loom__plan_next_step(const loom_plan_builder *b);
+/* Adds a scratch buffer (role LOOM_BUF_TEMP, no node) of bytes, written by step producer and
+ * last read by step last_use; returns its index, or -1 with the error recorded under fn. */
+int loom__plan_scratch(loom_plan_builder *b, const char *fn, size_t bytes, int producer,
+                       int last_use);
+/* The nodes a step computes (kernels: those fused into it), for DOT clusters. */
+int loom__step_nodes(const loom_step *s, loom_array *const **nodes);
+/* The step's label: "loom_ew_<hash> (elementwise)" or "library: cublas gemm". */
+const char *loom__step_label(const loom_step *s, char *buf, size_t n);
 
 struct loom_walk;
 /* Plans an existing walk (loom__walk_build); the walk's decision fields are overwritten. */

@@ -49,9 +49,9 @@ void loom__plan_rebind(loom_plan *p, const loom_walk *w)
     for (int b = 0; b < p->nbuffers; b++)
         if (p->buffers[b].walk_index >= 0)
             p->buffers[b].node = w->v[p->buffers[b].walk_index].node;
-    for (int k = 0; k < p->nkernels; k++)
-        for (int i = 0; i < p->kernels[k].nargs; i++) {
-            loom_karg *a = &p->kernels[k].args[i];
+    for (int k = 0; k < p->nsteps; k++)
+        for (int i = 0; p->steps[k].kind == LOOM_STEP_KERNEL && i < p->steps[k].kernel.nargs; i++) {
+            loom_karg *a = &p->steps[k].kernel.args[i];
             if (a->kind == LOOM_KARG_VALUE && a->src != LOOM_SRC_FIXED)
                 loom__karg_refill(a, w->v[a->src_node].node);
         }

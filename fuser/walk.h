@@ -57,12 +57,12 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
 #define LOOM_MAX_KERNEL_REDUCTIONS 64
 
 /* Generates the kernels of one reduction group (1, or 2 when long reductions split in two
- * passes) at plan->kernels[plan->nkernels...], adding scratch for partial results. roots:
+ * passes) as steps appended through b, adding scratch for partial results. roots:
  * the group's materialised values in topological order, the first a REDUCE node, each with
  * its level; persistent: one block per row holds the row in registers across the group's
  * reductions (loom__reduction_persistent_fits said yes). Returns 0 or -1. */
-int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan *plan, const int *roots,
-                            int nroots, bool persistent);
+int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan_builder *b,
+                            const int *roots, int nroots, bool persistent);
 /* The level value i would have in reduction group g (reductions of dom over mask), or
  * LOOM_LEVEL_NONE when it cannot join; *persistent says whether joining needs the group to
  * run persistently. stack has room for w->n + w->nedges entries; seen has w->n entries,
@@ -74,9 +74,9 @@ int loom__reduction_join(const loom_walk *w, int i, int g, const loom_array *dom
 bool loom__reduction_persistent_fits(const loom_array *dom, uint32_t mask, int value_bytes);
 /* Generates the kernels of an inclusive scan (fuser/codegen_scan.c): node is the SCAN node's walk
  * index, its output buffer assigned, its input readable from memory (a plan buffer, or a VIEW of
- * one). Appends 1 to 3 kernels to plan->kernels (room for 3 is the caller's), and scratch
- * buffers between them. Returns 0 or -1 with the error recorded under fn. */
-int loom__codegen_scan(const char *fn, const loom_walk *w, loom_plan *plan, int node);
+ * one). Appends 1 to 3 kernel steps through b, and scratch buffers between them. Returns 0 or
+ * -1 with the error recorded under fn. */
+int loom__codegen_scan(const char *fn, const loom_walk *w, loom_plan_builder *b, int node);
 
 
 #endif

@@ -483,6 +483,9 @@ typedef struct loom_stats {
     uint64_t forced_evals;       /* sum of forced_evals_by_reason */
     uint64_t bytes_allocated;    /* device bytes allocated from the pools */
     uint64_t forced_evals_by_reason[8]; /* indexed by loom_eval_reason */
+    uint64_t host_syncs;         /* times evaluation made the host wait for the device (a plan's
+                                    host-sync steps, one-time library setup); copies to the
+                                    host are not counted */
 } loom_stats;
 
 void loom_stats_get(loom_stats *out);

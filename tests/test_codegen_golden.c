@@ -52,8 +52,8 @@ static void record(const char *name, bool fuse, loom_array *const *arrays, int n
         fprintf(stderr, "%s: %s\n", name, loom_last_error());
         return;
     }
-    for (int k = 0; k < p->nkernels; k++) {
-        const loom_kernel *kk = &p->kernels[k];
+    for (int k = 0; k < p->nsteps; k++) {
+        const loom_kernel *kk = &p->steps[k].kernel;
         char line[512];
         snprintf(line, sizeof line, "%s/%s %d %s %s %016" PRIx64 " %zu %" PRId64 " %u,%u,%u %d %d %d\n",
                  name, fuse ? "fused" : "unfused", k, loom__kernel_kind_name(kk->kind), kk->name,

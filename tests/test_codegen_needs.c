@@ -12,12 +12,12 @@ static void check_kernel(loom_array *y, bool half, bool complex, bool ints)
 {
     loom_fuse_options o = loom__fuse_options_default();
     loom_plan *p = loom__plan_build("test", &y, 1, &o);
-    CHECK(p && p->nkernels == 1);
-    if (!p || p->nkernels != 1) {
+    CHECK(p && p->nsteps == 1);
+    if (!p || p->nsteps != 1) {
         loom__plan_free(p);
         return;
     }
-    const char *src = p->kernels[0].source;
+    const char *src = p->steps[0].kernel.source;
     CHECK(!!strstr(src, "#define LOOM_NEED_HALF\n") == half);
     CHECK(!!strstr(src, "#define LOOM_NEED_COMPLEX\n") == complex);
     CHECK(!!strstr(src, "#define LOOM_NEED_INT\n") == ints);
@@ -25,7 +25,7 @@ static void check_kernel(loom_array *y, bool half, bool complex, bool ints)
     const loom__header *h = loom__device_headers(&nh);
     void *cubin = NULL;
     size_t size = 0;
-    int rc = loom__compile_to_cubin("test", p->kernels[0].name, src, h, nh, "sm_90", NULL, &cubin,
+    int rc = loom__compile_to_cubin("test", p->steps[0].kernel.name, src, h, nh, "sm_90", NULL, &cubin,
                                     &size);
     CHECK_EQ_INT(rc, 0);
     if (rc)

@@ -224,11 +224,11 @@ static void test_two_kernels(void)
     CHECK_EQ_INT(count(d, "subgraph cluster_"), 2);
     loom_fuse_options o = loom__fuse_options_default();
     loom_plan *p = loom__plan_build("test", &y, 1, &o);
-    CHECK(p && p->nkernels == 2);
-    for (int k = 0; p && k < p->nkernels; k++) {
+    CHECK(p && p->nsteps == 2);
+    for (int k = 0; p && k < p->nsteps; k++) {
         char label[128];
-        snprintf(label, sizeof label, "label=\"%s (elementwise): %s\"", p->kernels[k].name,
-                 p->kernels[k].summary);
+        snprintf(label, sizeof label, "label=\"%s (elementwise): %s\"", p->steps[k].kernel.name,
+                 p->steps[k].kernel.summary);
         CHECK(d && strstr(d, label) != NULL);
     }
     loom__plan_free(p);

@@ -132,7 +132,7 @@ static void test_compile_errors(void)
 static void test_memory_and_disk_cache(void)
 {
     char path[4400];
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     loom_stats_reset();
     const loom__kernel *k =
         loom__kernel_compile("loom_test", "t_fp16", fp16_source, &scale_header, 1, NULL, ARCH);
@@ -157,7 +157,7 @@ static void test_memory_and_disk_cache(void)
     CHECK_EQ_INT(stats().memory_cache_hits, 1);
 
     /* The disk cache, once the memory cache is gone: the same CUBIN, no compile. */
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     k = loom__kernel_compile("loom_test", "t_fp16", fp16_source, &scale_header, 1, NULL, ARCH);
     s = stats();
     CHECK_EQ_INT(s.kernels_compiled, 1);
@@ -188,7 +188,7 @@ static void check_damaged(const char *what, const char *name, const char *src,
     char path[4400];
     loom__kcache_path(path, sizeof path, name, src, NULL, 0, NULL, ARCH);
     damage(path);
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     loom_stats_reset();
     const loom__kernel *k = loom__kernel_compile("loom_test", name, src, NULL, 0, NULL, ARCH);
     loom_stats s = stats();
@@ -197,7 +197,7 @@ static void check_damaged(const char *what, const char *name, const char *src,
     CHECK(k != NULL);
     CHECK_EQ_INT(s.kernels_compiled, 1);
     CHECK_EQ_INT(s.disk_cache_hits, 0);
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     loom_stats_reset();
     k = loom__kernel_compile("loom_test", name, src, NULL, 0, NULL, ARCH);
     s = stats();
@@ -285,7 +285,7 @@ static void test_lru_eviction(void)
     char dir[4400], name[4][32], src[4][256], path[4][4400];
     snprintf(dir, sizeof dir, "%s/lru", cache_dir);
     setenv("LOOM_CACHE_DIR", dir, 1);
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     for (int i = 0; i < 4; i++) {
         small_kernel(name[i], src[i], sizeof src[i], i + 1);
         loom__kcache_path(path[i], sizeof path[i], name[i], src[i], NULL, 0, NULL, ARCH);
@@ -299,7 +299,7 @@ static void test_lru_eviction(void)
     CHECK(s > 0 && labs(file_size(path[1]) - s) < s / 8 && labs(file_size(path[2]) - s) < s / 8);
 
     /* A hit makes kernel 0, the oldest, the most recently used. */
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     loom_stats_reset();
     CHECK(loom__kernel_compile("loom_test", name[0], src[0], NULL, 0, NULL, ARCH) != NULL);
     CHECK_EQ_INT(stats().disk_cache_hits, 1);
@@ -317,7 +317,7 @@ static void test_lru_eviction(void)
 
     /* A cap below one file still keeps the file just written. */
     setenv("LOOM_CACHE_MAX_BYTES", "1", 1);
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     CHECK(loom__kernel_compile("loom_test", name[1], src[1], NULL, 0, NULL, ARCH) != NULL);
     CHECK(file_size(path[1]) > 0);
     CHECK(file_size(path[0]) < 0 && file_size(path[3]) < 0);
@@ -331,7 +331,7 @@ static void test_lru_eviction(void)
     write_bytes(fresh, "x", 1);
     set_mtime(stale, now - 7200);
     unsetenv("LOOM_CACHE_MAX_BYTES");
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     CHECK(loom__kernel_compile("loom_test", name[2], src[2], NULL, 0, NULL, ARCH) != NULL);
     CHECK(file_size(stale) < 0);
     CHECK(file_size(fresh) == 1);
@@ -347,10 +347,10 @@ static void test_disabled(void)
 
     setenv("LOOM_CACHE", "0", 1);
     CHECK_EQ_INT(loom__disk_cache_dir(buf, sizeof buf), -1);
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     loom_stats_reset();
     CHECK(loom__kernel_compile("loom_test", name, src, NULL, 0, NULL, ARCH) != NULL);
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     CHECK(loom__kernel_compile("loom_test", name, src, NULL, 0, NULL, ARCH) != NULL);
     CHECK_EQ_INT(stats().kernels_compiled, 2);
     CHECK_EQ_INT(tmpdir_count(cache_dir, ".lkc"), before);
@@ -359,7 +359,7 @@ static void test_disabled(void)
     setenv("LOOM_CACHE_DIR", "", 1);
     CHECK_EQ_INT(loom__disk_cache_dir(buf, sizeof buf), -1);
     CHECK_EQ_INT(loom__kcache_path(buf, sizeof buf, name, src, NULL, 0, NULL, ARCH), -1);
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     CHECK(loom__kernel_compile("loom_test", name, src, NULL, 0, NULL, ARCH) != NULL);
     CHECK_EQ_INT(stats().kernels_compiled, 3);
     CHECK_EQ_INT(tmpdir_count(cache_dir, ".lkc"), before);
@@ -412,7 +412,7 @@ static void *compile_thread(void *arg)
 static void test_threads(void)
 {
     pthread_t t[4];
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     loom_stats_reset();
     for (int i = 0; i < 4; i++)
         pthread_create(&t[i], NULL, compile_thread, (void *)(intptr_t)i);
@@ -443,7 +443,7 @@ int main(void)
     test_disabled();
     test_unwritable_dir();
     test_threads();
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     tmpdir_remove(cache_dir);
     return check_summary("test_exec_cache");
 }

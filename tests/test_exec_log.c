@@ -28,7 +28,7 @@ int main(void)
 
     const char *src = "extern \"C\" __global__ void t_log(int *p) { *p = 3; }\n";
     const loom__kernel *k = loom__kernel_compile("loom_test", "t_log", src, NULL, 0, NULL, "sm_90");
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     const loom__kernel *k2 =
         loom__kernel_compile("loom_test", "t_log", src, NULL, 0, NULL, "sm_90");
     loom__stat_forced_eval(LOOM_EVAL_DEPTH_LIMIT);
@@ -56,7 +56,7 @@ int main(void)
     if (check_failures)
         fprintf(stderr, "captured log:\n%s\n", text);
 
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     tmpdir_remove(dir);
     return check_summary("test_exec_log");
 }

@@ -19,7 +19,7 @@ static int kernels(loom_array *const *arrays, int n, bool fuse)
     loom_plan *p = loom__plan_build("test", arrays, n, &o);
     if (!p)
         return -1;
-    int k = p->nkernels;
+    int k = p->nsteps;
     loom__plan_free(p);
     return k;
 }
@@ -92,7 +92,7 @@ static void test_generators_and_scalars(void)
     loom_array *y = loom_add(x, loom_ones(1, (int64_t[]){4096}, LOOM_FLOAT32));
     loom_fuse_options o = opts(true);
     loom_plan *p = loom__plan_build("test", &y, 1, &o);
-    CHECK(p && p->nkernels == 1);
+    CHECK(p && p->nsteps == 1);
     int inputs = 0;
     for (int b = 0; p && b < p->nbuffers; b++)
         inputs += p->buffers[b].role == LOOM_BUF_INPUT;
@@ -118,12 +118,12 @@ static void test_chain_cut_and_budgets(void)
     CHECK(p != NULL);
     if (p) {
         /* 1000 ops cut every chain_depth ops; equal chunks give equal kernels. */
-        CHECK_EQ_INT(p->nkernels, (1000 + o.chain_depth - 1) / o.chain_depth);
+        CHECK_EQ_INT(p->nsteps, (1000 + o.chain_depth - 1) / o.chain_depth);
         int distinct = 0;
-        for (int k = 0; k < p->nkernels; k++) {
+        for (int k = 0; k < p->nsteps; k++) {
             bool seen = false;
             for (int j = 0; j < k; j++)
-                seen = seen || strcmp(p->kernels[j].name, p->kernels[k].name) == 0;
+                seen = seen || strcmp(p->steps[j].kernel.name, p->steps[k].kernel.name) == 0;
             distinct += !seen;
         }
         CHECK(distinct <= 2); /* the full chunk and the shorter last one */
@@ -149,11 +149,11 @@ static void test_specialised_on_structure_only(void)
     loom_fuse_options o = opts(true);
     loom_plan *p1 = loom__plan_build("test", &y1, 1, &o);
     loom_plan *p2 = loom__plan_build("test", &y2, 1, &o);
-    CHECK(p1 && p2 && p1->nkernels == 1 && p2->nkernels == 1);
+    CHECK(p1 && p2 && p1->nsteps == 1 && p2->nsteps == 1);
     if (p1 && p2) {
-        CHECK_STR(p1->kernels[0].name, p2->kernels[0].name);
-        CHECK(strcmp(p1->kernels[0].source, p2->kernels[0].source) == 0);
-        CHECK_EQ_INT(p1->kernels[0].vec, 4); /* float32 contiguous: 16-byte vectors */
+        CHECK_STR(p1->steps[0].kernel.name, p2->steps[0].kernel.name);
+        CHECK(strcmp(p1->steps[0].kernel.source, p2->steps[0].kernel.source) == 0);
+        CHECK_EQ_INT(p1->steps[0].kernel.vec, 4); /* float32 contiguous: 16-byte vectors */
     }
     loom__plan_free(p1);
     loom__plan_free(p2);
@@ -164,8 +164,8 @@ static void test_specialised_on_structure_only(void)
     loom_array *tr = loom_add(loom_transpose(a, (int[]){0, 2, 1}), loom_ones(3, (int64_t[]){4, 6, 5}, LOOM_FLOAT64));
     p1 = loom__plan_build("test", &flat, 1, &o);
     p2 = loom__plan_build("test", &tr, 1, &o);
-    CHECK(p1 && strstr(p1->kernels[0].source, "rank 1,") != NULL);
-    CHECK(p2 && strstr(p2->kernels[0].source, "rank 3,") != NULL);
+    CHECK(p1 && strstr(p1->steps[0].kernel.source, "rank 1,") != NULL);
+    CHECK(p2 && strstr(p2->steps[0].kernel.source, "rank 3,") != NULL);
     loom__plan_free(p1);
     loom__plan_free(p2);
     loom_scope_end();

@@ -28,19 +28,19 @@ static int compile_all(loom_array *const *arrays, int n, bool fuse)
         return -1;
     int nh;
     const loom__header *h = loom__device_headers(&nh);
-    for (int k = 0; k < p->nkernels; k++) {
-        if (p->kernels[k].work == 0)
+    for (int k = 0; k < p->nsteps; k++) {
+        if (p->steps[k].kernel.work == 0)
             continue;
         void *cubin = NULL;
         size_t size = 0;
-        int rc = loom__compile_to_cubin("test", p->kernels[k].name, p->kernels[k].source, h, nh,
+        int rc = loom__compile_to_cubin("test", p->steps[k].kernel.name, p->steps[k].kernel.source, h, nh,
                                         "sm_90", NULL, &cubin, &size);
         CHECK_EQ_INT(rc, 0);
         if (rc || verbose)
-            fprintf(stderr, "%s\n%s\n", rc ? loom_last_error() : "", p->kernels[k].source);
+            fprintf(stderr, "%s\n%s\n", rc ? loom_last_error() : "", p->steps[k].kernel.source);
         free(cubin);
     }
-    int nk = p->nkernels;
+    int nk = p->nsteps;
     loom__plan_free(p);
     return nk;
 }
@@ -49,8 +49,8 @@ static int kinds(loom_array *a, loom_kernel_kind kind)
 {
     loom_plan *p = plan_of(&a, 1, true);
     int c = 0;
-    for (int k = 0; p && k < p->nkernels; k++)
-        c += p->kernels[k].kind == kind;
+    for (int k = 0; p && k < p->nsteps; k++)
+        c += p->steps[k].kernel.kind == kind;
     loom__plan_free(p);
     return c;
 }
@@ -129,7 +129,7 @@ static void test_fusion_counts(void)
     for (int i = 0; i < 70; i++)
         sib[i] = loom_sum(loom_mul_scalar(m, (double)i), &ax1, 1, false);
     loom_plan *many = plan_of(sib, 70, true);
-    CHECK(many && many->nkernels == 2);
+    CHECK(many && many->nsteps == 2);
     loom__plan_free(many);
     /* LOOM_FUSE=0: every op its own kernel. */
     CHECK(compile_all(&sm, 1, false) >= 5);

@@ -171,8 +171,8 @@ static loom_plan *plan_of(loom_array *y)
 static int count_kind(const loom_plan *p, loom_kernel_kind kind)
 {
     int n = 0;
-    for (int k = 0; p && k < p->nkernels; k++)
-        n += p->kernels[k].kind == kind;
+    for (int k = 0; p && k < p->nsteps; k++)
+        n += p->steps[k].kernel.kind == kind;
     return n;
 }
 
@@ -190,11 +190,11 @@ static void check_strategy(int ndim, const int64_t *shape, int axis, const char 
     loom_scope_begin();
     loom_plan *p = plan_of(loom_cumsum(test_input(ndim, shape, LOOM_FLOAT32), axis));
     if (p) {
-        CHECK_EQ_INT(p->nkernels, nkernels);
-        CHECK(uses(&p->kernels[nkernels == 3 ? 2 : 0], strategy));
-        CHECK_EQ_INT(p->kernels[0].grid[0], grid_x);
-        CHECK_EQ_INT(p->kernels[0].grid[1], grid_y);
-        CHECK_EQ_INT(p->kernels[0].block, 256);
+        CHECK_EQ_INT(p->nsteps, nkernels);
+        CHECK(uses(&p->steps[nkernels == 3 ? 2 : 0].kernel, strategy));
+        CHECK_EQ_INT(p->steps[0].kernel.grid[0], grid_x);
+        CHECK_EQ_INT(p->steps[0].kernel.grid[1], grid_y);
+        CHECK_EQ_INT(p->steps[0].kernel.block, 256);
         int scratch = 0;
         for (int b = 0; b < p->nbuffers; b++)
             scratch += p->buffers[b].node == NULL;
@@ -220,10 +220,10 @@ static void test_strategies(void)
     /* Empty: nothing to launch. */
     loom_scope_begin();
     loom_plan *p = plan_of(loom_cumsum(test_input(2, (int64_t[]){0, 5000}, LOOM_FLOAT32), 1));
-    CHECK(p && p->nkernels == 1 && p->kernels[0].work == 0);
+    CHECK(p && p->nsteps == 1 && p->steps[0].kernel.work == 0);
     loom__plan_free(p);
     p = plan_of(loom_cumprod(test_input(2, (int64_t[]){3, 0}, LOOM_INT8), LOOM_AXIS_NONE));
-    CHECK(p && p->nkernels == 1 && p->kernels[0].work == 0);
+    CHECK(p && p->nsteps == 1 && p->steps[0].kernel.work == 0);
     loom__plan_free(p);
     loom_scope_end();
 }
@@ -233,11 +233,11 @@ static void test_three_pass_plan(void)
     loom_scope_begin();
     int64_t n = (int64_t)1 << 26;
     loom_plan *p = plan_of(loom_cumsum(test_input(1, &n, LOOM_FLOAT16), 0));
-    if (p && p->nkernels == 3) {
-        CHECK(uses(&p->kernels[0], "chunk totals") && uses(&p->kernels[1], "one block per line") &&
-              uses(&p->kernels[2], "seeded chunks"));
-        CHECK_EQ_INT(p->kernels[0].grid[0], n / 1024);
-        CHECK_EQ_INT(p->kernels[1].grid[0], 1);
+    if (p && p->nsteps == 3) {
+        CHECK(uses(&p->steps[0].kernel, "chunk totals") && uses(&p->steps[1].kernel, "one block per line") &&
+              uses(&p->steps[2].kernel, "seeded chunks"));
+        CHECK_EQ_INT(p->steps[0].kernel.grid[0], n / 1024);
+        CHECK_EQ_INT(p->steps[1].kernel.grid[0], 1);
         /* Scratch: totals written by 0, read by 1; their scan written by 1, read by 2; both
          * float32 (the accumulator), live at once, so apart in the arena. */
         int seen = 0;
@@ -252,7 +252,7 @@ static void test_three_pass_plan(void)
         CHECK_EQ_INT(seen, 2);
         CHECK(p->arena_bytes >= 2 * (size_t)(n / 1024) * 4);
         /* Only the kernel writing the result lists the node (DOT clusters). */
-        CHECK(p->kernels[0].nnodes == 0 && p->kernels[1].nnodes == 0 && p->kernels[2].nnodes == 1);
+        CHECK(p->steps[0].kernel.nnodes == 0 && p->steps[1].kernel.nnodes == 0 && p->steps[2].kernel.nnodes == 1);
     } else {
         CHECK(0);
     }
@@ -267,11 +267,11 @@ static void test_fusion_boundaries(void)
     loom_scope_begin();
     loom_array *x = test_input(2, (int64_t[]){8, 300}, LOOM_FLOAT32);
     loom_plan *p = plan_of(loom_sin(loom_cumsum(loom_exp(x), 1)));
-    CHECK(p && p->nkernels == 3 && p->kernels[0].kind == LOOM_KERNEL_ELEMENTWISE &&
-          p->kernels[1].kind == LOOM_KERNEL_SCAN && p->kernels[2].kind == LOOM_KERNEL_ELEMENTWISE);
-    if (p && p->nkernels == 3) {
+    CHECK(p && p->nsteps == 3 && p->steps[0].kernel.kind == LOOM_KERNEL_ELEMENTWISE &&
+          p->steps[1].kernel.kind == LOOM_KERNEL_SCAN && p->steps[2].kernel.kind == LOOM_KERNEL_ELEMENTWISE);
+    if (p && p->nsteps == 3) {
         /* exp's buffer lives from kernel 0 to the scan; the scan's to the sin. */
-        int exp_buf = p->kernels[0].args[0].buffer, scan_buf = p->kernels[1].args[0].buffer;
+        int exp_buf = p->steps[0].kernel.args[0].buffer, scan_buf = p->steps[1].kernel.args[0].buffer;
         CHECK(p->buffers[exp_buf].producer == 0 && p->buffers[exp_buf].last_use == 1);
         CHECK(p->buffers[scan_buf].producer == 1 && p->buffers[scan_buf].last_use == 2);
     }
@@ -280,25 +280,25 @@ static void test_fusion_boundaries(void)
     loom_array *outs[2] = {loom_cumsum(x, 0), loom_negative(x)};
     loom_fuse_options o = loom__fuse_options_default();
     p = loom__plan_build("test", outs, 2, &o);
-    CHECK(p && p->nkernels == 2 && count_kind(p, LOOM_KERNEL_SCAN) == 1);
+    CHECK(p && p->nsteps == 2 && count_kind(p, LOOM_KERNEL_SCAN) == 1);
     loom__plan_free(p);
     /* Through a transpose: the scan reads the input strided, no copy kernel. */
     p = plan_of(loom_cumprod(loom_transpose(x, NULL), 1));
-    CHECK(p && p->nkernels == 1 && strstr(p->kernels[0].source, "strided input"));
+    CHECK(p && p->nsteps == 1 && strstr(p->steps[0].kernel.source, "strided input"));
     loom__plan_free(p);
     /* Generators and scalars the scan reads are written to memory first. */
     p = plan_of(loom_cumsum(loom_arange(0, 100, 1, LOOM_INT32), 0));
-    CHECK(p && p->nkernels == 2 && p->kernels[0].kind == LOOM_KERNEL_ELEMENTWISE);
+    CHECK(p && p->nsteps == 2 && p->steps[0].kernel.kind == LOOM_KERNEL_ELEMENTWISE);
     loom__plan_free(p);
     p = plan_of(loom_cumsum(loom_reshape(loom_arange(0, 12, 1, LOOM_FLOAT64), 2, (int64_t[]){3, 4}), 0));
-    CHECK(p && p->nkernels == 2);
+    CHECK(p && p->nsteps == 2);
     loom__plan_free(p);
     p = plan_of(loom_cumsum(loom_scalar_int(7), 0));
-    CHECK(p && p->nkernels == 2 && p->kernels[1].kind == LOOM_KERNEL_SCAN);
+    CHECK(p && p->nsteps == 2 && p->steps[1].kernel.kind == LOOM_KERNEL_SCAN);
     loom__plan_free(p);
     /* A scan of a scan. */
     p = plan_of(loom_cumprod(loom_cumsum(x, 0), 1));
-    CHECK(p && p->nkernels == 2 && count_kind(p, LOOM_KERNEL_SCAN) == 2);
+    CHECK(p && p->nsteps == 2 && count_kind(p, LOOM_KERNEL_SCAN) == 2);
     loom__plan_free(p);
     /* The DOT dump draws the scan in a "scan" cluster. */
     char *buf = NULL;
@@ -321,8 +321,8 @@ static void compile_plan(loom_plan *p)
 {
     int nh;
     const loom__header *h = loom__device_headers(&nh);
-    for (int k = 0; p && k < p->nkernels; k++) {
-        const loom_kernel *kern = &p->kernels[k];
+    for (int k = 0; p && k < p->nsteps; k++) {
+        const loom_kernel *kern = &p->steps[k].kernel;
         void *cubin = NULL;
         size_t size = 0;
         int rc = loom__compile_to_cubin("test", kern->name, kern->source, h, nh, "sm_90", NULL,
@@ -373,7 +373,7 @@ static void test_compile(void)
         loom_array *one = test_input(1, (int64_t[]){1}, dt);
         loom_array *big = loom_broadcast_to(one, 2, (int64_t[]){2, (int64_t)1 << 30});
         loom_plan *p = plan_of(loom_cumsum_dtype(big, 1, dt));
-        CHECK(p && strstr(p->kernels[p->nkernels - 1].source, "64-bit indexing"));
+        CHECK(p && strstr(p->steps[p->nsteps - 1].kernel.source, "64-bit indexing"));
         compile_plan(p);
         loom__plan_free(p);
         loom_scope_end();

@@ -247,7 +247,7 @@ static int child_main(void)
     CHECK_EQ_INT(pattern_errors(b, n, 99, loom_stream_get_current()), 0);
     if (b)
         loom__buffer_release(b);
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     return check_summary("gpu_test_runtime (second process)");
 }
 
@@ -561,7 +561,7 @@ int main(int argc, char **argv)
     test_cross_stream_free();
     test_mempool();
     test_transfers();
-    loom__kcache_clear_memory();
+    loom__exec_clear_memory_caches();
     tmpdir_remove(cache_dir);
     return check_summary("gpu_test_runtime");
 }

@@ -590,8 +590,8 @@ static char arch[16];
 
 static void collect_kernels(const loom_plan *p)
 {
-    for (int k = 0; k < p->nkernels; k++) {
-        const loom_kernel *kn = &p->kernels[k];
+    for (int k = 0; k < p->nsteps; k++) {
+        const loom_kernel *kn = &p->steps[k].kernel;
         bool seen = false;
         for (int i = 0; i < nkernels && !seen; i++)
             seen = !strcmp(kernels[i].name, kn->name) && !strcmp(kernels[i].source, kn->source);

@@ -1,0 +1,79 @@
+/* The runner of library-call steps: one entry per routine of the fixed table (fuser/library.c),
+ * and the dispatch every step kind goes through. */
+#include "steps.h"
+
+int loom__library_prepare(const char *fn, const loom_libcall *l, int device)
+{
+    switch (l->routine) {
+    case LOOM_LIB_CUBLAS_GEMM:
+        return loom__cublas_prepare(fn, device);
+    default:
+        return LOOM_OK;
+    }
+}
+
+int loom__library_run(const char *fn, const loom_libcall *l, int device, void *const *addr,
+                      cudaStream_t st)
+{
+    switch (l->routine) {
+    case LOOM_LIB_CUBLAS_GEMM:
+        return loom__cublas_gemm(fn, l, device, addr, st);
+    default:
+        loom__error(LOOM_ERR_INVALID, fn, "internal error: unknown library routine %d",
+                    (int)l->routine);
+        return LOOM_ERR_INVALID;
+    }
+}
+
+bool loom__step_has_work(const loom_step *s)
+{
+    if (s->kind == LOOM_STEP_KERNEL)
+        return s->kernel.work > 0;
+    if (s->kind == LOOM_STEP_COPY)
+        return s->copy.bytes > 0;
+    return true;
+}
+
+bool loom__step_capturable(const loom_step *s)
+{
+    switch (s->kind) {
+    case LOOM_STEP_KERNEL:
+    case LOOM_STEP_COPY:
+        return true;
+    case LOOM_STEP_LIBRARY:
+        return loom__lib_info(s->lib.routine)->capturable;
+    default:
+        return false;
+    }
+}
+
+int loom__step_run(const char *fn, const loom_step *s, const loom__step_state *r,
+                   void *const *addr, cudaStream_t st, const loom__device_props *props)
+{
+    switch (s->kind) {
+    case LOOM_STEP_KERNEL: {
+        const loom_kernel *k = &s->kernel;
+        dim3 g = loom__kernel_grid(k, props);
+        loom__dim3 grid = {g.x, g.y, g.z}, block = {(unsigned)k->block, 1, 1};
+        LOOM__LOG("launch %s (%s) grid %u,%u,%u block %d", k->name, k->summary, grid.x, grid.y,
+                  grid.z, k->block);
+        cudaError_t e = cudaLaunchKernel((const void *)r->kernel->handle, g,
+                                         (dim3){block.x, 1, 1}, r->argv, 0, st);
+        return loom__cuda_check(e, fn, "launching a kernel");
+    }
+    case LOOM_STEP_LIBRARY:
+        LOOM__LOG("library call: %s", loom__lib_info(s->lib.routine)->name);
+        return loom__library_run(fn, &s->lib, s->device, addr, st);
+    case LOOM_STEP_COPY: {
+        const loom_copy *c = &s->copy;
+        cudaError_t e = cudaMemcpyAsync((char *)addr[c->dst] + c->dst_offset,
+                                        (const char *)addr[c->src] + c->src_offset, c->bytes,
+                                        cudaMemcpyDeviceToDevice, st);
+        return loom__cuda_check(e, fn, "copying between device buffers");
+    }
+    case LOOM_STEP_HOST_SYNC:
+        loom__stat_add(LOOM__STAT_HOST_SYNCS, 1);
+        return loom__cuda_check(cudaStreamSynchronize(st), fn, "waiting for the stream");
+    }
+    return LOOM_OK;
+}

@@ -1,0 +1,68 @@
+/* exec/steps.h — one runner per plan step kind (exec/step_*.c), and the replay of a plan's
+ * steps as CUDA Graph segments (exec/replay.c). Internal to exec/. */
+#ifndef LOOM_EXEC_STEPS_H
+#define LOOM_EXEC_STEPS_H
+
+#include "cudart.h"
+#include "fuser/plan.h"
+
+/* What a step needs at run time beyond the plan: prepared once per cached plan, arguments
+ * refreshed each run. */
+typedef struct loom__step_state {
+    const loom__kernel *kernel; /* kernel steps with work: compiled and loaded; else NULL */
+    void **argv;                /* kernel steps: cudaLaunchKernel's argument pointers */
+} loom__step_state;
+
+/* Whether step s does anything (kernels without work and empty copies do not). */
+bool loom__step_has_work(const loom_step *s);
+/* Whether a CUDA Graph may capture s (kernels and copies always; library routines per the
+ * fixed table; host synchronisations never). */
+bool loom__step_capturable(const loom_step *s);
+
+/* ---- kernels (exec/step_kernel.c) ---- */
+
+/* Compiles and loads a kernel step with work through the kernel caches. */
+int loom__kernel_step_prepare(const char *fn, const loom_step *s, loom__step_state *r);
+/* The grid kernel k launches with on a device with props. */
+dim3 loom__kernel_grid(const loom_kernel *k, const loom__device_props *props);
+/* Points argv (k->nargs entries) at k's values and at ptrs, which it fills with the addresses
+ * of k's buffers (addr: one per plan buffer). Checks vector alignment. */
+int loom__kernel_args(const char *fn, const loom_kernel *k, void *const *addr, void **ptrs,
+                      void **argv);
+
+/* ---- library calls (exec/step_library.c, exec/cublas.c) ---- */
+
+/* Makes what library call l needs on device before any run: handles and their constants, made
+ * outside any CUDA Graph capture (their setup allocates and waits). */
+int loom__library_prepare(const char *fn, const loom_libcall *l, int device);
+int loom__cublas_prepare(const char *fn, int device);
+/* Runs library call l on device's stream st with buffer addresses addr. */
+int loom__library_run(const char *fn, const loom_libcall *l, int device, void *const *addr,
+                      cudaStream_t st);
+/* cublasGemmStridedBatchedEx with the device's handle (exec/cublas.c). */
+int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *const *addr,
+                      cudaStream_t st);
+
+/* ---- any step ---- */
+
+/* Runs step s (prepared in r) on st: launched directly, or recorded when st is capturing. */
+int loom__step_run(const char *fn, const loom_step *s, const loom__step_state *r,
+                   void *const *addr, cudaStream_t st, const loom__device_props *props);
+
+/* ---- replay (exec/replay.c) ---- */
+
+typedef struct loom__replay loom__replay;
+
+/* The replay state of plan p: its steps cut into segments of capturable steps. NULL when
+ * memory runs out (error recorded under fn). */
+loom__replay *loom__replay_new(const char *fn, const loom_plan *p);
+void loom__replay_free(loom__replay *r);
+/* Runs plan p on s: each capturable segment as one CUDA Graph launch (captured once; kernel
+ * nodes patched when the segment holds only kernels; otherwise captured again and the
+ * instantiated graph updated when an address or value changed), every other step directly.
+ * LOOM_GRAPHS=0 runs every step directly. */
+int loom__replay_run(const char *fn, loom__replay *r, const loom_plan *p,
+                     const loom__step_state *runs, void *const *addr, loom_stream *s,
+                     const loom__device_props *props);
+
+#endif

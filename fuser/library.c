@@ -1,0 +1,15 @@
+/* The fixed table of library routines a plan may call: names, and whether a CUDA Graph may
+ * capture them (fuser/plan.h). Entries are set from each library's documentation, never by
+ * trying a capture. */
+#include "plan.h"
+
+static const loom_lib_info routines[LOOM_LIB_COUNT] = {
+    /* cuBLAS supports stream capture when the workspace is set by the caller
+     * (cublasSetWorkspace) and scalars are read from device memory. */
+    [LOOM_LIB_CUBLAS_GEMM] = {"cublas gemm", true},
+};
+
+const loom_lib_info *loom__lib_info(loom_lib_routine r)
+{
+    return &routines[(unsigned)r < LOOM_LIB_COUNT ? r : 0];
+}

@@ -1,0 +1,39 @@
+/* fuser/lower.h — one lowering entry per op kind: where a node's value is computed and which
+ * plan steps it becomes. Partitioning (fuser/partition.c) asks the table and never the op
+ * itself, so a new op kind adds an entry here and touches no other part of planning
+ * (docs/architecture.md, "Adding an op kind"). Internal to fuser/. */
+#ifndef LOOM_FUSER_LOWER_H
+#define LOOM_FUSER_LOWER_H
+
+#include "walk.h"
+
+typedef enum loom_placement {
+    LOOM_PLACE_INPUT,       /* in memory already (device buffers, host copies to upload) */
+    LOOM_PLACE_FREE,        /* scalars, generators, views: arguments and index maps that
+                               consumers' kernels compute on the fly */
+    LOOM_PLACE_ELEMENTWISE, /* inlined into consumers' kernels unless the materialisation
+                               rules (requested, viewed, costly, budgets) write it to memory */
+    LOOM_PLACE_REDUCTION,   /* starts or joins a reduction kernel, which takes in elementwise
+                               producers and consumers (loom__reduction_join) */
+    LOOM_PLACE_ALONE        /* written to memory by steps of its own (scans, library calls) */
+} loom_placement;
+
+typedef struct loom_lowering {
+    loom_placement placement;
+    /* Marks (materialize) the values that must be in memory before node i's steps run; NULL
+     * when the node reads nothing from memory. Called before any other decision. */
+    void (*inputs_in_memory)(loom_walk *w, int i);
+    /* Appends the steps of one group: its materialised nodes (walk indices, topological
+     * order; buffers assigned). persistent: reduction groups that keep rows in registers.
+     * Returns 0, or -1 with the error recorded under fn. */
+    int (*lower)(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
+                 int nroots, bool persistent);
+} loom_lowering;
+
+/* The entry for a's op. */
+const loom_lowering *loom__lowering(const loom_array *a);
+
+/* The library lowerings, one per library op (fuser/lower_<op>.c). */
+extern const loom_lowering loom__lower_matmul;
+
+#endif

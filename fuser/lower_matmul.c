@@ -1,0 +1,160 @@
+/* Lowering of MATMUL nodes to one cuBLAS strided batched GEMM (fuser/lower.h).
+ *
+ * cuBLAS is column-major and Loom row-major: the row-major product C = A B is the column-major
+ * product C^T = B^T A^T, so B goes first. An operand whose view cuBLAS can describe (rows or
+ * columns at unit stride, one uniform stride between batch members, 0 for a broadcast batch) is
+ * passed as it lies, transposed or not; any other operand is first written to memory by an
+ * elementwise kernel. */
+#include "lower.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+/* cuBLAS's documented workspace for Hopper (4 MiB is enough before it); one size for every
+ * device keeps plans device-independent. */
+#define GEMM_WORKSPACE_BYTES ((size_t)32 << 20)
+
+/* How cuBLAS reads one operand of a gemm. */
+typedef struct operand {
+    int buffer;
+    size_t byte_offset;
+    char op;             /* 'N': rows at unit stride (row-major), 'T': columns (a transpose) */
+    int64_t ld, batch_stride;
+} operand;
+
+static bool fits_int(int64_t v)
+{
+    return v >= 0 && v <= INT_MAX;
+}
+
+/* Describes a rows x cols matrix (batched over the leading axes) at the given element strides,
+ * or returns false when cuBLAS cannot read it in place. */
+static bool describe(int ndim, const int64_t *shape, const int64_t *strides, operand *o)
+{
+    int64_t rows = shape[ndim - 2], cols = shape[ndim - 1];
+    int64_t sr = strides[ndim - 2], sc = strides[ndim - 1];
+    if ((cols == 1 || sc == 1) && (rows == 1 || sr >= cols)) {
+        o->op = 'N';
+        o->ld = rows == 1 ? (cols > 1 ? cols : 1) : sr;
+    } else if ((rows == 1 || sr == 1) && (cols == 1 || sc >= rows)) {
+        o->op = 'T';
+        o->ld = cols == 1 ? (rows > 1 ? rows : 1) : sc;
+    } else {
+        return false;
+    }
+    /* Batch members one stride apart in C order over the batch axes (size-1 axes aside). */
+    int64_t stride = -1, span = 1;
+    for (int i = ndim - 3; i >= 0; i--) {
+        if (shape[i] == 1)
+            continue;
+        if (stride < 0)
+            stride = strides[i];
+        else if (strides[i] != stride * span)
+            return false;
+        span *= shape[i];
+    }
+    o->batch_stride = stride < 0 ? 0 : stride;
+    return o->batch_stride >= 0 && fits_int(o->ld);
+}
+
+/* The operand as a view of a value in memory: its base's walk index and its strides. */
+static bool in_place(const loom_walk *w, const loom_array *a, operand *o)
+{
+    int64_t strides[LOOM_MAXDIMS];
+    const loom_walk_node *v = &w->v[loom__walk_at(w, a)];
+    if (loom__is_input(a) || v->materialize) {
+        loom__contiguous_strides(a->ndim, a->shape, strides);
+        o->byte_offset = 0;
+    } else if (a->op == LOOM_OP_VIEW) {
+        for (int i = 0; i < a->ndim; i++)
+            strides[i] = a->strides[i];
+        o->byte_offset = (size_t)a->offset * loom_dtype_size((loom_dtype)a->dtype);
+    } else {
+        return false;
+    }
+    return describe(a->ndim, a->shape, strides, o);
+}
+
+/* Each operand is read in place when its view allows, from its base in memory; otherwise the
+ * operand itself is materialised (contiguous, so then it always can be). */
+static void operands_in_memory(loom_walk *w, int i)
+{
+    for (int k = 0; k < 2; k++) {
+        loom_array *a = w->v[i].node->inputs[k];
+        if (loom__is_input(a))
+            continue;
+        operand o;
+        int64_t strides[LOOM_MAXDIMS];
+        for (int d = 0; d < a->ndim; d++)
+            strides[d] = a->strides[d];
+        if (a->op == LOOM_OP_VIEW && describe(a->ndim, a->shape, strides, &o)) {
+            if (!loom__is_input(a->inputs[0]))
+                w->v[loom__walk_at(w, a->inputs[0])].materialize = true;
+        } else {
+            w->v[loom__walk_at(w, a)].materialize = true;
+        }
+    }
+}
+
+static int buffer_of(const loom_walk *w, const loom_array *a)
+{
+    int b = w->v[loom__walk_at(w, a)].buffer;
+    if (b < 0 && a->op == LOOM_OP_VIEW)
+        b = w->v[loom__walk_at(w, a->inputs[0])].buffer;
+    return b;
+}
+
+static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
+                 int nroots, bool persistent)
+{
+    (void)nroots;
+    (void)persistent;
+    const loom_walk_node *v = &w->v[roots[0]];
+    const loom_array *c = v->node, *a = c->inputs[0], *bm = c->inputs[1];
+    int nd = c->ndim;
+    int64_t m = c->shape[nd - 2], n = c->shape[nd - 1], k = a->shape[nd - 1];
+    if (c->size == 0)
+        return 0; /* nothing to write */
+    operand oa, ob;
+    if (!in_place(w, a, &oa) || !in_place(w, bm, &ob)) {
+        loom__error(LOOM_ERR_INVALID, fn, "internal error: a matmul operand is not in memory");
+        return -1;
+    }
+    oa.buffer = buffer_of(w, a);
+    ob.buffer = buffer_of(w, bm);
+    int64_t batch = c->size / (m * n);
+    if (!fits_int(m) || !fits_int(n) || !fits_int(k) || !fits_int(batch)) {
+        loom__error(LOOM_ERR_UNSUPPORTED, fn,
+                    "matmul of (%lld,%lld) by (%lld,%lld) in %lld batches exceeds cuBLAS's 32-bit sizes",
+                    (long long)m, (long long)k, (long long)k, (long long)n, (long long)batch);
+        return -1;
+    }
+    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
+    if (!s)
+        return -1;
+    loom_libcall *l = &s->lib;
+    l->routine = LOOM_LIB_CUBLAS_GEMM;
+    l->nbuffers = 3;
+    l->buffer[0] = ob.buffer;
+    l->byte_offset[0] = ob.byte_offset;
+    l->buffer[1] = oa.buffer;
+    l->byte_offset[1] = oa.byte_offset;
+    l->buffer[2] = v->buffer;
+    l->args.gemm = (loom_gemm_args){
+        .dtype = c->dtype, .op_a = ob.op, .op_b = oa.op,
+        .m = n, .n = m, .k = k, .batch = batch,
+        .lda = ob.ld, .ldb = oa.ld, .ldc = n > 1 ? n : 1,
+        .stride_a = ob.batch_stride, .stride_b = oa.batch_stride, .stride_c = m * n,
+    };
+    int step = loom__plan_next_step(b) - 1;
+    l->workspace_bytes = GEMM_WORKSPACE_BYTES;
+    l->workspace = loom__plan_scratch(b, fn, l->workspace_bytes, step, step);
+    if (l->workspace < 0)
+        return -1;
+    s->nodes = malloc(sizeof *s->nodes);
+    if (s->nodes)
+        s->nodes[s->nnodes++] = (loom_array *)c;
+    return 0;
+}
+
+const loom_lowering loom__lower_matmul = {LOOM_PLACE_ALONE, operands_in_memory, lower};

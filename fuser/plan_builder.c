@@ -1,0 +1,88 @@
+/* Growing a plan during lowering (fuser/plan.h): steps and scratch buffers. */
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *loom__kernel_kind_name(loom_kernel_kind k)
+{
+    static const char *names[] = {"elementwise", "reduction", "persistent", "scan"};
+    return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
+}
+
+const char *loom__step_kind_name(loom_step_kind k)
+{
+    static const char *names[] = {"kernel", "library", "copy", "host sync"};
+    return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
+}
+
+loom_step *loom__plan_step(loom_plan_builder *b, const char *fn, loom_step_kind kind)
+{
+    loom_plan *p = b->plan;
+    if (p->nsteps == p->cap_steps) {
+        int cap = p->cap_steps ? p->cap_steps * 2 : 8;
+        loom_step *grown = realloc(p->steps, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
+            return NULL;
+        }
+        p->steps = grown;
+        p->cap_steps = cap;
+    }
+    loom_step *s = &p->steps[p->nsteps++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->device = b->device;
+    return s;
+}
+
+int loom__plan_next_step(const loom_plan_builder *b)
+{
+    return b->plan->nsteps;
+}
+
+int loom__plan_scratch(loom_plan_builder *b, const char *fn, size_t bytes, int producer,
+                       int last_use)
+{
+    loom_plan *p = b->plan;
+    if (p->nbuffers == p->cap_buffers) {
+        int cap = p->cap_buffers * 2 + 8;
+        loom_plan_buffer *grown = realloc(p->buffers, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
+            return -1;
+        }
+        p->buffers = grown;
+        p->cap_buffers = cap;
+    }
+    p->buffers[p->nbuffers] = (loom_plan_buffer){.role = LOOM_BUF_TEMP, .bytes = bytes,
+                                                 .walk_index = -1, .producer = producer,
+                                                 .last_use = last_use};
+    return p->nbuffers++;
+}
+
+int loom__step_nodes(const loom_step *s, loom_array *const **nodes)
+{
+    if (s->kind == LOOM_STEP_KERNEL) {
+        *nodes = s->kernel.nodes;
+        return s->kernel.nnodes;
+    }
+    *nodes = s->nodes;
+    return s->nnodes;
+}
+
+const char *loom__step_label(const loom_step *s, char *buf, size_t n)
+{
+    switch (s->kind) {
+    case LOOM_STEP_KERNEL:
+        snprintf(buf, n, "%s (%s)", s->kernel.name, loom__kernel_kind_name(s->kernel.kind));
+        break;
+    case LOOM_STEP_LIBRARY:
+        snprintf(buf, n, "library: %s", loom__lib_info(s->lib.routine)->name);
+        break;
+    default:
+        snprintf(buf, n, "%s", loom__step_kind_name(s->kind));
+        break;
+    }
+    return buf;
+}
