@@ -209,8 +209,8 @@ static void test_broadcasting(void)
                 "loom_add", "shapes (3,4) and (5,) cannot be broadcast");
     CHECK_FAILS(loom_where(cond, oracle_array(LOOM_FLOAT32, 1, (int64_t[]){3}), b), "loom_where",
                 "shapes (2,1,1), (3,) and (4,) cannot be broadcast");
-    CHECK_FAILS(loom_add(oracle_array(LOOM_FLOAT32, 2, (int64_t[]){INT64_MAX / 2, 1}),
-                         oracle_array(LOOM_FLOAT32, 1, (int64_t[]){4})),
+    CHECK_FAILS(loom_add(oracle_array(LOOM_INT8, 2, (int64_t[]){INT64_MAX / 2, 1}),
+                         oracle_array(LOOM_INT8, 1, (int64_t[]){4})),
                 "loom_add", "is too big");
     loom_scope_end();
 }
