@@ -11,10 +11,13 @@
 static pthread_once_t count_once = PTHREAD_ONCE_INIT;
 static int device_count;
 static cudaError_t count_error;
+static int driver_version; /* 0: no driver installed at all */
 
 static void count_devices(void)
 {
     int n = 0;
+    if (cudaDriverGetVersion(&driver_version) != cudaSuccess)
+        driver_version = 0;
     count_error = cudaGetDeviceCount(&n);
     if (count_error != cudaSuccess) {
         n = 0;
@@ -44,8 +47,21 @@ int loom__device_init(const char *fn)
     pthread_once(&count_once, count_devices);
     if (device_count > 0)
         return 0;
-    loom__error(LOOM_ERR_NO_DEVICE, fn, "no CUDA device (cudaGetDeviceCount: %s)",
-                cudaGetErrorString(count_error));
+    /* The runtime reports a missing driver as "CUDA driver version is insufficient", which
+     * sends users to upgrade a driver they do not have. */
+    if (count_error == cudaErrorInsufficientDriver && driver_version > 0) {
+        int runtime = 0;
+        cudaRuntimeGetVersion(&runtime);
+        loom__error(LOOM_ERR_NO_DEVICE, fn,
+                    "the NVIDIA driver (CUDA %d.%d) is older than the CUDA runtime (%d.%d)",
+                    driver_version / 1000, driver_version % 1000 / 10, runtime / 1000,
+                    runtime % 1000 / 10);
+    } else if (count_error == cudaErrorInsufficientDriver) {
+        loom__error(LOOM_ERR_NO_DEVICE, fn, "no NVIDIA driver/GPU found (no NVIDIA driver is installed)");
+    } else {
+        loom__error(LOOM_ERR_NO_DEVICE, fn, "no NVIDIA driver/GPU found (cudaGetDeviceCount: %s)",
+                    cudaGetErrorString(count_error));
+    }
     return LOOM_ERR_NO_DEVICE;
 }
 

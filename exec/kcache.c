@@ -2,8 +2,9 @@
  * launching through the runtime's library API (cudaLibraryLoadData / cudaLibraryGetKernel).
  *
  * Entries are keyed by the full canonical key (format, Loom and NVRTC versions, compile
- * options, architecture, kernel name, headers, source), compared in full: the hash only picks
- * the bucket and names the disk file.
+ * options, architecture, kernel name, header names with a hash and length of each header's
+ * text, source), compared in full: the key's hash only picks the bucket and names the disk
+ * file.
  *
  * One mutex guards the table, and compiles run outside it so that a long compile never
  * blocks lookups. Two threads that miss on the same kernel at the same time may both compile
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEY_FORMAT "loom kernel cache key v1"
+#define KEY_FORMAT "loom kernel cache key v2"
 
 typedef struct entry {
     loom__kernel k; /* first: callers get &entry->k */
@@ -91,9 +92,15 @@ static char *make_key(const char *fn, const char *name, const char *source,
     key_add(&kb, "arch", arch);
     key_add(&kb, "options", extra_options ? extra_options : "");
     key_add(&kb, "name", name);
+    /* A header's text is keyed by its FNV-1a 64 and length, not stored: the embedded headers
+     * are ~100 KB, which every disk-cache file used to carry. */
     for (int i = 0; i < nheaders; i++) {
+        size_t n = strlen(headers[i].source);
+        char digest[64];
+        snprintf(digest, sizeof digest, "fnv1a64 %016llx length %zu",
+                 (unsigned long long)loom__fnv1a64(headers[i].source, n, LOOM__FNV1A64_INIT), n);
         key_add(&kb, "header", headers[i].name);
-        key_add(&kb, "header-source", headers[i].source);
+        key_add(&kb, "header-source", digest);
     }
     key_add(&kb, "source", source);
     if (kb.failed) {

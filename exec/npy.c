@@ -1,5 +1,7 @@
 /* NumPy .npy files: version 1.0 headers (2.0 when the header outgrows 64 KiB), little-endian,
- * C order on write; Fortran order and the '|'/'<'/'=' byte orders are accepted on read. */
+ * C order on write; Fortran order and the '|'/'<'/'=' byte orders are accepted on read.
+ * Files are untrusted input: the header is parsed strictly and its claims are checked against
+ * the file's size before anything is allocated. */
 #include "exec.h"
 
 #include <ctype.h>
@@ -71,63 +73,150 @@ int loom_save_npy(loom_array *a, const char *path)
 
 /* ---- reading ---- */
 
-/* The value text after 'key': in a Python dict literal, or NULL. */
-static const char *dict_value(const char *header, const char *key)
+/* The header is a Python dict literal with exactly the keys descr, fortran_order and shape,
+ * parsed strictly as NumPy's reader does (it evaluates the literal and checks the keys and
+ * value types): anything else is a malformed header, never a guess. */
+typedef struct npy_header {
+    const char *p;
+    char descr[16];
+    bool fortran;
+    int ndim;
+    int64_t shape[LOOM_MAXDIMS];
+} npy_header;
+
+static void skip_ws(npy_header *h)
 {
-    char quoted[32];
-    snprintf(quoted, sizeof quoted, "'%s'", key);
-    const char *p = strstr(header, quoted);
-    if (!p)
-        return NULL;
-    p += strlen(quoted);
-    while (*p == ' ')
-        p++;
-    if (*p++ != ':')
-        return NULL;
-    while (*p == ' ')
-        p++;
-    return p;
+    while (*h->p == ' ' || *h->p == '\t' || *h->p == '\n' || *h->p == '\r')
+        h->p++;
 }
 
-static int parse_header(const char *fn, const char *path, const char *h, loom_dtype *dt,
+/* A quoted string ('...' or "...") into out; -1 if malformed or longer than n - 1. */
+static int quoted(npy_header *h, char *out, size_t n)
+{
+    char q = *h->p;
+    if (q != '\'' && q != '"')
+        return -1;
+    const char *end = strchr(h->p + 1, q);
+    if (!end || (size_t)(end - h->p - 1) >= n)
+        return -1;
+    memcpy(out, h->p + 1, (size_t)(end - h->p - 1));
+    out[end - h->p - 1] = '\0';
+    h->p = end + 1;
+    return 0;
+}
+
+/* (d0, d1, ...): non-negative decimal integers that fit an int64, at most LOOM_MAXDIMS. */
+static const char *parse_shape(npy_header *h)
+{
+    if (*h->p++ != '(')
+        return "malformed shape";
+    h->ndim = 0;
+    for (;;) {
+        skip_ws(h);
+        if (*h->p == ')')
+            break;
+        if (!isdigit((unsigned char)*h->p))
+            return "malformed shape";
+        if (h->ndim == LOOM_MAXDIMS)
+            return "shape has more than 32 dimensions";
+        int64_t v = 0;
+        for (; isdigit((unsigned char)*h->p); h->p++) {
+            int d = *h->p - '0';
+            if (v > (INT64_MAX - d) / 10)
+                return "shape dimension does not fit an int64";
+            v = v * 10 + d;
+        }
+        h->shape[h->ndim++] = v;
+        skip_ws(h);
+        if (*h->p == ',')
+            h->p++;
+        else if (*h->p != ')')
+            return "malformed shape";
+    }
+    h->p++;
+    return NULL;
+}
+
+/* NULL on success, else the reason. */
+static const char *parse_dict(npy_header *h)
+{
+    enum { DESCR = 1, FORTRAN = 2, SHAPE = 4 };
+    int seen = 0;
+    skip_ws(h);
+    if (*h->p++ != '{')
+        return "malformed .npy header";
+    for (;;) {
+        skip_ws(h);
+        if (*h->p == '}')
+            break;
+        char key[16];
+        if (quoted(h, key, sizeof key))
+            return "malformed .npy header";
+        int which = !strcmp(key, "descr") ? DESCR : !strcmp(key, "fortran_order") ? FORTRAN
+                  : !strcmp(key, "shape")   ? SHAPE : 0;
+        if (!which)
+            return "unexpected key in .npy header";
+        if (seen & which)
+            return "duplicate key in .npy header";
+        seen |= which;
+        skip_ws(h);
+        if (*h->p++ != ':')
+            return "malformed .npy header";
+        skip_ws(h);
+        if (which == DESCR) {
+            if (quoted(h, h->descr, sizeof h->descr))
+                return "malformed descr in .npy header";
+        } else if (which == FORTRAN) {
+            /* a Python bool, as NumPy requires: 1, 'True' and the like are refused */
+            if (!strncmp(h->p, "True", 4))
+                h->fortran = true, h->p += 4;
+            else if (!strncmp(h->p, "False", 5))
+                h->fortran = false, h->p += 5;
+            else
+                return "fortran_order is not a valid bool";
+        } else {
+            const char *why = parse_shape(h);
+            if (why)
+                return why;
+        }
+        skip_ws(h);
+        if (*h->p == ',')
+            h->p++;
+        else if (*h->p != '}')
+            return "malformed .npy header";
+    }
+    h->p++;
+    skip_ws(h);
+    if (*h->p)
+        return "malformed .npy header";
+    if (seen != (DESCR | FORTRAN | SHAPE))
+        return "missing key in .npy header";
+    return NULL;
+}
+
+static int parse_header(const char *fn, const char *path, const char *text, loom_dtype *dt,
                         bool *fortran, bool *swap, int *ndim, int64_t *shape)
 {
-    const char *d = dict_value(h, "descr"), *f = dict_value(h, "fortran_order"),
-               *s = dict_value(h, "shape");
-    if (!d || !f || !s || (*d != '\'' && *d != '"') || *s != '(') {
-        loom__error(LOOM_ERR_IO, fn, "%s: malformed .npy header", path);
+    npy_header h = {.p = text};
+    const char *why = parse_dict(&h);
+    if (why) {
+        loom__error(LOOM_ERR_IO, fn, "%s: %s", path, why);
         return -1;
     }
-    char order = d[1];
-    const char *code = d + 2;
+    char order = h.descr[0];
+    const char *code = h.descr + (order ? 1 : 0);
     *dt = LOOM_NO_DTYPE;
-    for (int i = 0; i < LOOM_NUM_DTYPES; i++) {
-        size_t n = descr[i] ? strlen(descr[i]) - 1 : 0;
-        if (descr[i] && strncmp(code, descr[i] + 1, n) == 0 && code[n] == d[0])
+    for (int i = 0; i < LOOM_NUM_DTYPES; i++)
+        if (descr[i] && strcmp(code, descr[i] + 1) == 0)
             *dt = (loom_dtype)i;
-    }
-    if (*dt == LOOM_NO_DTYPE || !strchr("<>|=", order)) {
-        const char *end = strchr(d + 1, d[0]);
-        loom__error(LOOM_ERR_UNSUPPORTED, fn, "%s: unsupported dtype %.*s", path,
-                    end ? (int)(end - d + 1) : 8, d);
+    if (*dt == LOOM_NO_DTYPE || !strchr("<>|=", order) || !order) {
+        loom__error(LOOM_ERR_UNSUPPORTED, fn, "%s: unsupported dtype '%s'", path, h.descr);
         return -1;
     }
     *swap = order == '>' && loom_dtype_size(*dt) > 1;
-    *fortran = strncmp(f, "True", 4) == 0;
-    *ndim = 0;
-    for (s++;;) {
-        while (*s == ' ' || *s == ',')
-            s++;
-        if (*s == ')')
-            break;
-        if (!isdigit((unsigned char)*s) || *ndim == LOOM_MAXDIMS) {
-            loom__error(LOOM_ERR_IO, fn, "%s: malformed shape in .npy header", path);
-            return -1;
-        }
-        char *end;
-        shape[(*ndim)++] = strtoll(s, &end, 10);
-        s = end;
-    }
+    *fortran = h.fortran;
+    *ndim = h.ndim;
+    memcpy(shape, h.shape, (size_t)h.ndim * sizeof *shape);
     return 0;
 }
 
@@ -169,12 +258,35 @@ loom_array *loom_load_npy(const char *path)
         }
         hlen |= (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
     }
+    /* Nothing is allocated for what the file claims before the file is known to hold it. */
+    long here = ftell(f), file_size = -1;
+    if (here >= 0 && fseek(f, 0, SEEK_END) == 0)
+        file_size = ftell(f);
+    if (file_size < 0 || fseek(f, here, SEEK_SET) != 0) {
+        loom__error(LOOM_ERR_IO, fn, "%s: cannot determine the file size", path);
+        goto done;
+    }
+    uint64_t left = (uint64_t)(file_size - here);
+    if (hlen > left) {
+        loom__error(LOOM_ERR_IO, fn, "%s: truncated header (%zu bytes claimed, %llu in the file)",
+                    path, hlen, (unsigned long long)left);
+        goto done;
+    }
     header = malloc(hlen + 1);
-    if (!header || fread(header, 1, hlen, f) != hlen) {
-        loom__error(header ? LOOM_ERR_IO : LOOM_ERR_OOM, fn, "%s: truncated header", path);
+    if (!header) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory for a %zu-byte header", hlen);
+        goto done;
+    }
+    if (fread(header, 1, hlen, f) != hlen) {
+        loom__error(LOOM_ERR_IO, fn, "%s: truncated header", path);
         goto done;
     }
     header[hlen] = '\0';
+    if (strlen(header) != hlen) {
+        loom__error(LOOM_ERR_IO, fn, "%s: malformed .npy header (a NUL byte)", path);
+        goto done;
+    }
+    left -= hlen;
     loom_dtype dt;
     bool fortran, swap;
     int ndim;
@@ -182,7 +294,19 @@ loom_array *loom_load_npy(const char *path)
     if (parse_header(fn, path, header, &dt, &fortran, &swap, &ndim, shape) ||
         loom__check_shape(fn, ndim, shape, &size))
         goto done;
-    size_t es = loom_dtype_size(dt), nbytes = (size_t)size * es;
+    size_t es = loom_dtype_size(dt);
+    if ((uint64_t)size > (uint64_t)INT64_MAX / es) {
+        char buf[512];
+        loom__error(LOOM_ERR_IO, fn, "%s: array is too big (shape %s, %s)", path,
+                    loom__fmt_shape(buf, sizeof buf, ndim, shape), loom_dtype_name(dt));
+        goto done;
+    }
+    size_t nbytes = (size_t)size * es;
+    if (nbytes > left) {
+        loom__error(LOOM_ERR_IO, fn, "%s: expected %zu bytes of data, the file has %llu", path,
+                    nbytes, (unsigned long long)left);
+        goto done;
+    }
     data = malloc(nbytes ? nbytes : 1);
     if (!data) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory for %zu bytes", nbytes);

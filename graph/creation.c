@@ -3,6 +3,7 @@
  * consumers, so they cost no memory traffic unless materialised. docs/views.md gives the
  * formula of each generator's elements. */
 #include "creation.h"
+#include "ufunc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,11 +27,16 @@ int64_t loom__fill_ival(double value, loom_dtype dtype)
 {
     if (dtype == LOOM_BOOL)
         return value != 0; /* NaN too, as bool(nan) is True */
-    if (dtype == LOOM_UINT64 && value >= 9223372036854775808.0 && value < 18446744073709551616.0)
-        return (int64_t)(uint64_t)value;
-    if (value >= -9223372036854775808.0 && value < 9223372036854775808.0)
-        return (int64_t)value;
-    return 0;
+    /* astype's rule (docs/semantics.md), so a fill and a cast of the same value agree */
+    if (isnan(value))
+        return 0;
+    if (dtype == LOOM_UINT64 && value >= 9223372036854775808.0)
+        return value < 18446744073709551616.0 ? (int64_t)(uint64_t)value : -1;
+    if (value >= 9223372036854775808.0)
+        return INT64_MAX;
+    if (value < -9223372036854775808.0)
+        return INT64_MIN;
+    return (int64_t)value;
 }
 
 /* A leaf or generator node, not yet finished: the caller sets its parameters. */
@@ -80,9 +86,34 @@ loom_array *loom_asarray(const void *data, loom_dtype dtype, int ndim, const int
 
 /* ---- constant fills ---- */
 
+/* A whole-number fill value is read as a Python int, which NumPy 2 refuses to wrap into an
+ * integer dtype (np.full(3, 300, np.uint8) raises); other values are cast like astype. */
+static bool fill_fits(const char *fn, double value, loom_dtype dtype)
+{
+    if (!loom__is_int(dtype) || !isfinite(value) || value != trunc(value))
+        return true;
+    int64_t min;
+    uint64_t max;
+    loom__int_range(dtype, &min, &max);
+    bool fits;
+    if (value < 0)
+        fits = value >= (double)min; /* every min is exact in a double */
+    else if (value >= 9223372036854775808.0)
+        fits = max > INT64_MAX && value < 18446744073709551616.0;
+    else
+        fits = (uint64_t)(int64_t)value <= max;
+    if (fits)
+        return true;
+    loom__error(LOOM_ERR_INVALID, fn, "Python integer %.0f out of bounds for %s", value,
+                loom_dtype_name(dtype));
+    return false;
+}
+
 static loom_array *full(const char *fn, int ndim, const int64_t *shape, double value,
                         loom_dtype dtype)
 {
+    if (loom__dtype_valid(dtype) && !fill_fits(fn, value, dtype))
+        return NULL;
     loom_array *n = new_node(fn, LOOM_OP_FULL, dtype, ndim, shape);
     if (n) {
         n->param.value.re = value;

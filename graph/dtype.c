@@ -31,9 +31,25 @@ size_t loom_dtype_size(loom_dtype dt)
 
 loom_dtype loom_dtype_from_name(const char *name)
 {
-    for (int i = 0; name && i < LOOM_NUM_DTYPES; i++)
+    static const char fn[] = "loom_dtype_from_name";
+    /* NumPy dtypes Loom does not have, named as such rather than "not understood" */
+    static const char *const numpy_only[] = {"float96",    "float128",    "longdouble",
+                                             "complex192", "complex256",  "clongdouble",
+                                             "object",     "str",         "bytes",
+                                             "void",       "datetime64",  "timedelta64"};
+    if (!name) {
+        loom__error(LOOM_ERR_INVALID, fn, "name is NULL");
+        return LOOM_NO_DTYPE;
+    }
+    for (int i = 0; i < LOOM_NUM_DTYPES; i++)
         if (strcmp(name, dtype_info[i].name) == 0)
             return (loom_dtype)i;
+    for (size_t i = 0; i < sizeof numpy_only / sizeof *numpy_only; i++)
+        if (strcmp(name, numpy_only[i]) == 0) {
+            loom__error(LOOM_ERR_UNSUPPORTED, fn, "data type '%s' is not supported", name);
+            return LOOM_NO_DTYPE;
+        }
+    loom__error(LOOM_ERR_INVALID, fn, "data type '%.64s' not understood", name);
     return LOOM_NO_DTYPE;
 }
 

@@ -8,6 +8,7 @@
 
 static _Thread_local char error_msg[LOOM_ERROR_CAP];
 static _Thread_local int error_code = LOOM_OK;
+static _Thread_local uint64_t error_count;
 
 void loom__error(int code, const char *fn, const char *fmt, ...)
 {
@@ -19,6 +20,17 @@ void loom__error(int code, const char *fn, const char *fmt, ...)
     vsnprintf(error_msg + n, sizeof error_msg - (size_t)n, fmt, ap);
     va_end(ap);
     error_code = code == LOOM_OK ? LOOM_ERR_INVALID : code;
+    error_count++;
+}
+
+uint64_t loom__error_mark(void)
+{
+    return error_count;
+}
+
+bool loom__error_since(uint64_t mark)
+{
+    return error_count != mark;
 }
 
 const char *loom_last_error(void)

@@ -110,6 +110,12 @@ void loom__error(int code, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* Which errors were recorded since a point: take a mark before calling something that may
+ * fail, and after a failure ask loom__error_since(mark). "Is an error set?" cannot tell a
+ * fresh error from an old one the caller already handled (successful calls never clear it),
+ * so never decide from it whether a failure still needs its own message. */
+uint64_t loom__error_mark(void);
+bool loom__error_since(uint64_t mark);
 /* Formats a shape NumPy-style, "(3,4)" or "(5,)" or "()"; returns buf. */
 char *loom__fmt_shape(char *buf, size_t n, int ndim, const int64_t *shape);
 

@@ -12,6 +12,31 @@ const loom_opinfo loom__ops[LOOM_OP_COUNT] = {
 
 /* ---- shape checks ---- */
 
+static void too_big_error(const char *fn, int ndim, const int64_t *shape, loom_dtype dtype)
+{
+    char buf[512];
+    loom__error(LOOM_ERR_INVALID, fn,
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                "possible size (shape %s%s%s)",
+                loom__fmt_shape(buf, sizeof buf, ndim, shape), dtype == LOOM_NO_DTYPE ? "" : ", ",
+                dtype == LOOM_NO_DTYPE ? "" : loom_dtype_name(dtype));
+}
+
+/* NumPy's limit on every array, views included: the itemsize times every nonzero extent fits
+ * in int64, so no byte count or byte offset computed from a node's shape can wrap. */
+static bool too_big(loom_dtype dtype, int ndim, const int64_t *shape)
+{
+    int64_t bytes = (int64_t)loom_dtype_size(dtype);
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] <= 0)
+            continue;
+        if (bytes > INT64_MAX / shape[i])
+            return true;
+        bytes *= shape[i];
+    }
+    return false;
+}
+
 int loom__check_shape(const char *fn, int ndim, const int64_t *shape, int64_t *size_out)
 {
     if (ndim < 0 || ndim > LOOM_MAXDIMS) {
@@ -33,14 +58,13 @@ int loom__check_shape(const char *fn, int ndim, const int64_t *shape, int64_t *s
         if (shape[i] == 0)
             empty = true;
     }
-    for (int i = 0; i < ndim && !empty; i++) {
+    /* NumPy checks the nonzero extents even of an empty array: (0, 2^40, 2^40) is too big. */
+    for (int i = 0; i < ndim; i++) {
         if (shape[i] != 0 && size > INT64_MAX / shape[i]) {
-            char buf[512];
-            loom__error(LOOM_ERR_INVALID, fn, "array of shape %s is too big",
-                        loom__fmt_shape(buf, sizeof buf, ndim, shape));
+            too_big_error(fn, ndim, shape, LOOM_NO_DTYPE);
             return -1;
         }
-        size *= shape[i];
+        size *= shape[i] ? shape[i] : 1;
     }
     *size_out = empty ? 0 : size;
     return 0;
@@ -149,6 +173,10 @@ loom_array *loom__node_alloc_n(const char *fn, loom_op op, loom_dtype dtype, int
 {
     if (ninputs < 0 || ninputs > UINT16_MAX) {
         loom__error(LOOM_ERR_INVALID, fn, "%d inputs are too many for one node", ninputs);
+        return NULL;
+    }
+    if (too_big(dtype, ndim, shape)) {
+        too_big_error(fn, ndim, shape, dtype);
         return NULL;
     }
     loom_array *n = calloc(1, sizeof *n + 2 * (size_t)ndim * sizeof(int64_t) +
@@ -319,9 +347,19 @@ int loom__check_array_list(const char *fn, loom_array *const *arrays, int n)
     }
     for (int i = 0; i < n; i++) {
         if (!arrays[i]) {
-            /* A NULL from a failed op: keep its error, which says what went wrong first. */
-            if (!loom_last_error())
+            /* Always this call's own message: the error already set may be one the caller
+             * handled long ago. It is quoted, as it is normally the failure that produced
+             * the NULL. */
+            const char *last = loom_last_error();
+            char *before = last ? malloc(strlen(last) + 1) : NULL;
+            if (before)
+                strcpy(before, last);
+            if (before)
+                loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL (the last error before: %s)",
+                            i, before);
+            else
                 loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL", i);
+            free(before);
             return LOOM_ERR_INVALID;
         }
     }

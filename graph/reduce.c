@@ -86,9 +86,16 @@ loom_array *loom__reduction(const char *fn, loom_op op, loom_array *a, uint32_t 
         loom__error(LOOM_ERR_INVALID, fn, "%s", empty);
         return NULL;
     }
-    /* NumPy reduces nothing over axis=(): the values, in the result dtype. */
-    if (!mask)
-        return loom_astype(a, out);
+    /* NumPy reduces nothing over axis=(): the values, in the result dtype. A sum still adds
+     * them to its identity +0.0, which turns -0.0 into +0.0 (np.sum(-0.0, axis=()) is 0.0). */
+    if (!mask) {
+        if (op != LOOM_OP_SUM || !has_nan((loom_dtype)a->dtype) || !has_nan(out))
+            return loom_astype(a, out);
+        loom_scope_begin();
+        loom_array *x = loom_astype(a, out);
+        return loom__scope_return(
+            loom__ew(fn, LOOM_OP_ADD, 2, (loom_array *[]){x, x ? loom_scalar(0.0) : NULL}, NULL));
+    }
     if (!has_nan((loom_dtype)a->dtype))
         op = without_nan(op);
     return loom__reduce(fn, op, a, mask, keepdims, acc, out);

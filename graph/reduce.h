@@ -24,7 +24,7 @@ loom_dtype loom__real_dtype(loom_dtype dt);
 
 /* Records a reduction of op over mask, accumulating in acc and returning out, with NumPy's
  * edge cases: an empty mask reduces nothing and gives a cast of a to out (0 for the arg
- * reductions); reductions without an identity (max, min and the arg family) over zero
+ * reductions; a float or complex SUM adds +0.0, its identity, as NumPy does); reductions without an identity (max, min and the arg family) over zero
  * elements fail under fn with NumPy's words; the NaN-aware ops on dtypes without NaN record
  * the plain ones. A NULL a gives NULL with the error untouched. */
 loom_array *loom__reduction(const char *fn, loom_op op, loom_array *a, uint32_t mask,

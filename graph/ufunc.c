@@ -94,22 +94,45 @@ static loom_array *unary(const char *fn, loom_op op, loom_array *a)
     return loom__ew(fn, op, 1, &a, NULL);
 }
 
-static bool is_scalar_two(const loom_array *b)
+/* A real 0-d scalar leaf (weak or typed), whose value the recorder may look at. */
+static bool is_real_scalar(const loom_array *b)
 {
-    return b && b->op == LOOM_OP_SCALAR && b->ndim == 0 && !b->buffer && b->param.value.re == 2.0 &&
+    return b && b->op == LOOM_OP_SCALAR && b->ndim == 0 && !b->buffer &&
            !loom__is_complex((loom_dtype)b->dtype);
 }
 
-/* x ** 2 for a scalar exponent 2 becomes x * x (square) when power computes in x's own dtype:
- * the same bits as the general loop (inf, NaN, -0 and wrapping integers too) at a fraction of
- * the cost, like NumPy's fast path for scalar exponents. Built in a scope of its own so the
- * node not chosen is dropped. */
-static loom_array *power_of_scalar_two(const char *fn, loom_array *a, loom_array *b)
+static bool is_fast_exponent(const loom_array *b)
+{
+    if (!is_real_scalar(b))
+        return false;
+    double e = b->param.value.re;
+    return e == 2.0 || e == 0.5 || e == -1.0 || e == 1.0;
+}
+
+/* x ** s for a scalar s, as NumPy computes it (docs/semantics.md, "Rewrites"):
+ * - s == 2 becomes x * x (square) when power computes in x's own dtype: the same bits as the
+ *   general loop (inf, NaN, -0 and wrapping integers too) at a fraction of the cost;
+ * - NumPy's float32/float64 loop with a scalar exponent computes -1, 0.5, 1 and 2 directly
+ *   (1/x, sqrt(x), x, x*x of x cast to the loop dtype), which differs from pow in rounding and
+ *   in sqrt's -0.0 -> -0.0 and -inf -> nan; float16 and complex loops have no such path.
+ * Built in a scope of its own so the node not chosen is dropped. */
+static loom_array *power_of_scalar(const char *fn, loom_array *a, loom_array *b)
 {
     loom_scope_begin();
     loom_array *p = loom__ew(fn, LOOM_OP_POWER, 2, (loom_array *[]){a, b}, NULL), *r = p;
-    if (p && p->dtype == a->dtype && p->cdtype == a->dtype && p->ndim == a->ndim)
+    double e = b->param.value.re;
+    loom_dtype loop = p ? (loom_dtype)p->cdtype : LOOM_NO_DTYPE;
+    bool same_shape = p && p->ndim == a->ndim && !a->weak;
+    if (same_shape && e == 2.0 && p->dtype == a->dtype && loop == a->dtype) {
         r = loom__ew(fn, LOOM_OP_SQUARE, 1, &a, NULL);
+    } else if (same_shape && p->dtype == loop && (loop == LOOM_FLOAT32 || loop == LOOM_FLOAT64)) {
+        loom_array *x = loom_astype(a, loop);
+        if (e == 1.0)
+            r = x;
+        else
+            r = loom__ew(fn, e == 2.0 ? LOOM_OP_SQUARE : e == 0.5 ? LOOM_OP_SQRT : LOOM_OP_RECIPROCAL,
+                         1, &x, NULL);
+    }
     r = loom_keep(r);
     loom_scope_end();
     return r;
@@ -117,8 +140,8 @@ static loom_array *power_of_scalar_two(const char *fn, loom_array *a, loom_array
 
 static loom_array *binary(const char *fn, loom_op op, loom_array *a, loom_array *b)
 {
-    if (op == LOOM_OP_POWER && a && is_scalar_two(b))
-        return power_of_scalar_two(fn, a, b);
+    if (op == LOOM_OP_POWER && a && is_fast_exponent(b))
+        return power_of_scalar(fn, a, b);
     return loom__ew(fn, op, 2, (loom_array *[]){a, b}, NULL);
 }
 
@@ -131,8 +154,8 @@ static loom_array *binary_scalar(const char *fn, loom_op op, loom_array *a, doub
     loom_array *s = loom__weak_float_unscoped(fn, b);
     if (!s)
         return NULL;
-    loom_array *r = op == LOOM_OP_POWER && is_scalar_two(s)
-                        ? power_of_scalar_two(fn, a, s)
+    loom_array *r = op == LOOM_OP_POWER && is_fast_exponent(s)
+                        ? power_of_scalar(fn, a, s)
                         : record(fn, op, 2, (loom_array *[]){a, s}, NULL, LOOM_NO_DTYPE, true);
     loom_release(s);
     return r;

@@ -155,11 +155,16 @@ int loom_broadcast_arrays(loom_array *const *arrays, int n, loom_array **out)
         return LOOM_ERR_INVALID;
     /* Built in a private scope so a failure part way drops exactly what was made. */
     loom_scope_begin();
+    uint64_t mark = loom__error_mark();
     int k = 0;
     while (k < n && (out[k] = loom__broadcast_to(fn, arrays[k], nd, shape)))
         k++;
     for (int j = 0; j < n; j++)
         out[j] = k == n ? loom_keep(out[j]) : NULL;
     loom_scope_end();
-    return k == n ? LOOM_OK : loom_last_error_code();
+    if (k == n)
+        return LOOM_OK;
+    if (!loom__error_since(mark))
+        loom__error(LOOM_ERR_INVALID, fn, "cannot broadcast array %d", k);
+    return loom_last_error_code();
 }

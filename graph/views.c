@@ -351,8 +351,14 @@ loom_array *loom_slice(loom_array *a, int axis, int64_t start, int64_t stop, int
     int ax;
     if (!a || loom__normalize_axis(fn, NULL, axis, a->ndim, &ax))
         return NULL;
-    if (step == LOOM_NONE)
-        step = 1;
+    /* LOOM_NONE is INT64_MIN, a step NumPy would take (as -(2^63 - 1)); which one the
+     * caller meant cannot be told, so neither is guessed. */
+    if (step == LOOM_NONE) {
+        loom__error(LOOM_ERR_INVALID, fn,
+                    "slice step LOOM_NONE (INT64_MIN) is ambiguous: pass 1 for the default step, "
+                    "or -INT64_MAX to walk backwards by the largest step");
+        return NULL;
+    }
     if (step == 0) {
         loom__error(LOOM_ERR_INVALID, fn, "slice step cannot be zero");
         return NULL;

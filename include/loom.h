@@ -102,7 +102,9 @@ typedef enum loom_casting {
 const char *loom_dtype_name(loom_dtype dt);
 /* Bytes per element (complex64: 8); 0 for an invalid dtype. */
 size_t loom_dtype_size(loom_dtype dt);
-/* Parses a NumPy dtype name ("float32", "int64", "bool", "bfloat16"); LOOM_NO_DTYPE if unknown. */
+/* Parses a NumPy dtype name ("float32", "int64", "bool", "bfloat16"); LOOM_NO_DTYPE with an
+ * error set if unknown ("data type 'x' not understood"; LOOM_ERR_UNSUPPORTED for NumPy dtypes
+ * Loom lacks, such as "float128"). */
 loom_dtype loom_dtype_from_name(const char *name);
 
 /* NumPy 2 promotion of two dtypes (np.result_type / np.promote_types). */
@@ -208,7 +210,8 @@ loom_array *loom_expand_dims(loom_array *a, int axis);
 loom_array *loom_squeeze(loom_array *a, const int *axes, int naxes);
 /* axes: the axes to reverse, or NULL to reverse all of them. */
 loom_array *loom_flip(loom_array *a, const int *axes, int naxes);
-/* a[..., start:stop:step, ...] on one axis; start/stop may be negative or LOOM_NONE. */
+/* a[..., start:stop:step, ...] on one axis; start/stop may be negative or LOOM_NONE; step is
+ * non-zero and not LOOM_NONE (INT64_MIN: pass 1 for the default). */
 loom_array *loom_slice(loom_array *a, int axis, int64_t start, int64_t stop, int64_t step);
 /* a[..., index, ...]: integer indexing that drops the axis (negative index allowed). */
 loom_array *loom_index(loom_array *a, int axis, int64_t index);

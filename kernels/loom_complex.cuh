@@ -162,7 +162,8 @@ template <class C> LOOM__D C loom__cexp(C z) {
     }
     if (loom__isfinite(y))
         return loom__c<C>(R(0) * loom__cos(y), R(0) * loom__sin(y));
-    return loom__c<C>(R(0), R(0));
+    /* signs unspecified by Annex G; glibc's */
+    return loom__c<C>(R(0), loom__copysign(R(0), y));
 }
 
 template <class C> LOOM__D C loom__clog(C z) {
@@ -239,8 +240,9 @@ template <class C> LOOM__D C loom__csinh(C z) {
     const R x = z.re, y = z.im;
     if (y == R(0))
         return loom__c<C>(loom__sinh(x), y);
+    /* Annex G leaves the infinity's sign unspecified; glibc (NumPy's) makes it + */
     if ((x == R(0) || loom__isinf(x)) && !loom__isfinite(y))
-        return loom__c<C>(x, y - y);
+        return loom__c<C>(x == R(0) ? x : loom__fabs(x), y - y);
     if (loom__fabs(x) > loom__lim<R>::exp_max()) {
         const R h = loom__exp(loom__fabs(x) * R(0.5));
         return loom__c<C>(loom__copysign(R(1), x) * ((h * R(0.5) * loom__cos(y)) * h),
@@ -252,10 +254,10 @@ template <class C> LOOM__D C loom__csinh(C z) {
 template <class C> LOOM__D C loom__ccosh(C z) {
     typedef LOOM__R R;
     const R x = z.re, y = z.im;
-    if (y == R(0)) {
-        const R s = loom__isfinite(x) ? loom__sinh(x) : loom__copysign(R(0), x);
-        return loom__c<C>(loom__cosh(x), s * y);
-    }
+    /* sinh(x) * 0 is a zero signed like x * y (Annex G), even where sinh(x) overflows; for
+     * a NaN x the sign is unspecified and glibc (NumPy's) keeps y's */
+    if (y == R(0))
+        return loom__c<C>(loom__cosh(x), loom__isnan(x) ? y : loom__copysign(R(0), x) * y);
     if (x == R(0) && !loom__isfinite(y))
         return loom__c<C>(y - y, R(0));
     if (loom__isinf(x) && !loom__isfinite(y))
@@ -299,7 +301,7 @@ template <class C> LOOM__D C loom__mul_neg_i(C z) { return loom__c<C>(z.im, -z.r
 template <class C> LOOM__D C loom__csin(C z) {
     typedef LOOM__R R;
     /* Annex G leaves the sign of the infinity unspecified; glibc (NumPy's) makes it + */
-    if (loom__isinf(z.re) && loom__isinf(z.im))
+    if (!loom__isfinite(z.re) && loom__isinf(z.im))
         return loom__c<C>(loom__nan<R>(), loom__lim<R>::inf());
     return loom__mul_neg_i(loom__csinh(loom__mul_i(z)));
 }

@@ -56,7 +56,9 @@ template <class T> LOOM__D loom_argacc<T> loom_argacc_none()
 }
 
 /* Picks between two candidates: the greater (MAX) or smaller value, the first index on ties;
- * a NaN wins (NumPy's argmax) unless SKIPNAN (nanargmax), where it loses to any number. */
+ * a NaN wins (NumPy's argmax) unless SKIPNAN (nanargmax), where it is compared as -inf (MAX)
+ * or +inf (MIN), NumPy's own definition: so it ties with a real -inf and the first index
+ * wins (nanargmax([nan, -inf]) is 0), and a complex NaN is -inf+0j. */
 template <bool MAX, bool SKIPNAN, class T>
 LOOM__D loom_argacc<T> loom_red_arg(loom_argacc<T> a, loom_argacc<T> b)
 {
@@ -65,12 +67,18 @@ LOOM__D loom_argacc<T> loom_red_arg(loom_argacc<T> a, loom_argacc<T> b)
     if (b.i < 0)
         return a;
     const bool an = loom_isnan(a.v), bn = loom_isnan(b.v);
+    T av = a.v, bv = b.v;
+    if (SKIPNAN) {
+        const T skipped = MAX ? loom_red_lowest<T>() : loom_red_highest<T>();
+        av = an ? skipped : av;
+        bv = bn ? skipped : bv;
+    }
     bool take_a;
-    if (an || bn)
-        take_a = an && bn ? a.i < b.i : (SKIPNAN ? bn : an);
-    else if (MAX ? loom_greater(a.v, b.v) : loom_less(a.v, b.v))
+    if (!SKIPNAN && (an || bn))
+        take_a = an && bn ? a.i < b.i : an;
+    else if (MAX ? loom_greater(av, bv) : loom_less(av, bv))
         take_a = true;
-    else if (MAX ? loom_less(a.v, b.v) : loom_greater(a.v, b.v))
+    else if (MAX ? loom_less(av, bv) : loom_greater(av, bv))
         take_a = false;
     else
         take_a = a.i < b.i;

@@ -1,4 +1,4 @@
-/* Ownership, scopes and the error model (DESIGN.md section 2). */
+/* Ownership, scopes and the error model (docs/api-conventions.md). */
 #include "check.h"
 #include "internal.h"
 
@@ -55,6 +55,49 @@ static void test_errors(void)
     CHECK_STR(loom__fmt_shape(buf, sizeof buf, 2, (int64_t[]){3, 4}), "(3,4)");
     CHECK_STR(loom__fmt_shape(buf, sizeof buf, 1, (int64_t[]){5}), "(5,)");
     CHECK_STR(loom__fmt_shape(buf, sizeof buf, 0, NULL), "()");
+
+    /* Marks tell a fresh error from one set before, which "is an error set?" cannot. */
+    loom__error(LOOM_ERR_OOM, "loom_old", "handled long ago");
+    uint64_t mark = loom__error_mark();
+    CHECK(!loom__error_since(mark));
+    loom__error(LOOM_ERR_INVALID, "loom_new", "fresh");
+    CHECK(loom__error_since(mark));
+    loom_clear_error();
+
+    /* dtype names: unknown ones set an error (NumPy's words), NumPy-only ones say so. */
+    CHECK_EQ_INT(loom_dtype_from_name("bfloat16"), LOOM_BFLOAT16);
+    CHECK_EQ_INT(loom_dtype_from_name("float128"), LOOM_NO_DTYPE);
+    CHECK_STR(loom_last_error(), "loom_dtype_from_name: data type 'float128' is not supported");
+    CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_UNSUPPORTED);
+    CHECK_EQ_INT(loom_dtype_from_name("f4x"), LOOM_NO_DTYPE);
+    CHECK_STR(loom_last_error(), "loom_dtype_from_name: data type 'f4x' not understood");
+    CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_INVALID);
+    CHECK_EQ_INT(loom_dtype_from_name(NULL), LOOM_NO_DTYPE);
+    CHECK_STR(loom_last_error(), "loom_dtype_from_name: name is NULL");
+    loom_clear_error();
+}
+
+/* A status call given NULL always records its own error: an old one the caller already
+ * handled is never passed off as the reason, but it is quoted, as it normally is the failure
+ * that produced the NULL. */
+static void test_stale_errors(void)
+{
+    loom_scope_begin();
+    loom_clear_error();
+    CHECK(loom_reshape(loom_zeros(1, (int64_t[]){12}, LOOM_FLOAT32), 1, (int64_t[]){5}) == NULL);
+    char handled[256];
+    snprintf(handled, sizeof handled, "%s", loom_last_error());
+    /* ... the caller handles it and goes on; a later NULL is not explained by it */
+    CHECK_EQ_INT(loom_dump_dot(stdout, (loom_array *[]){NULL}, 1), LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "loom_dump_dot: array 0 is NULL (the last error before: ") ==
+          loom_last_error());
+    CHECK(strstr(loom_last_error(), handled) != NULL);
+    CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_INVALID);
+    loom_clear_error();
+    CHECK_EQ_INT(loom_dump_dot(stdout, (loom_array *[]){NULL}, 1), LOOM_ERR_INVALID);
+    CHECK_STR(loom_last_error(), "loom_dump_dot: array 0 is NULL");
+    loom_clear_error();
+    loom_scope_end();
 }
 
 static void test_long_chain_release(void)
@@ -77,6 +120,7 @@ int main(void)
     test_refcount();
     test_scopes();
     test_errors();
+    test_stale_errors();
     test_long_chain_release();
     return check_summary("test_core");
 }

@@ -39,13 +39,15 @@ static void test_fills(void)
         CHECK_EQ_INT(loom_size(e), 0);
         CHECK_EQ_INT(z->strides[0], 3);
     }
-    /* Integer fills keep the value a C cast (NumPy's unsafe cast) gives. */
+    /* Integer fills keep the value loom_astype gives (truncated, then wrapped by the kernel);
+     * whole numbers must fit, as Python ints must in NumPy 2. */
     CHECK_EQ_INT(loom_full(1, I64(2), -1.5, LOOM_INT32)->param.value.exact, -1);
-    CHECK_EQ_INT(loom_full(1, I64(2), -1.0, LOOM_UINT8)->param.value.exact, -1); /* wraps to 255 */
+    CHECK_EQ_INT(loom_full(1, I64(2), -1.5, LOOM_UINT8)->param.value.exact, -1); /* wraps to 255 */
+    CHECK_FAILS(loom_full(1, I64(2), -1.0, LOOM_UINT8), "loom_full", "Python integer -1 out of bounds");
     CHECK((uint64_t)loom_full(1, I64(2), 1e19, LOOM_UINT64)->param.value.exact == 10000000000000000000u);
     CHECK_EQ_INT(loom_full(1, I64(2), 9007199254740992.0, LOOM_INT64)->param.value.exact,
                  9007199254740992LL);
-    CHECK_EQ_INT(loom_full(1, I64(2), 1e300, LOOM_INT64)->param.value.exact, 0);
+    CHECK_FAILS(loom_full(1, I64(2), 1e300, LOOM_INT64), "loom_full", "out of bounds for int64");
     CHECK_EQ_INT(loom_full(1, I64(2), NAN, LOOM_INT16)->param.value.exact, 0);
     /* bool is "non-zero", so 0.5 and NaN are True as in np.full(2, 0.5, dtype=bool). */
     CHECK_EQ_INT(loom_full(1, I64(2), 0.5, LOOM_BOOL)->param.value.exact, 1);
@@ -60,7 +62,49 @@ static void test_fills(void)
     CHECK_FAILS(loom_ones(33, I64(1), LOOM_FLOAT32), "loom_ones", "ndim 33 is out of range");
     CHECK_FAILS(loom_full(2, NULL, 1.0, LOOM_FLOAT32), "loom_full", "shape is NULL");
     CHECK_FAILS(loom_empty(2, I64(1LL << 40, 1LL << 40), LOOM_INT8), "loom_empty",
-                "array of shape (1099511627776,1099511627776) is too big");
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                "possible size (shape (1099511627776,1099511627776))");
+    /* Byte sizes past INT64_MAX are refused at record time, as NumPy does, whatever the
+     * kind of node (generators, views, casts, elementwise results). */
+    CHECK_FAILS(loom_zeros(1, I64(1LL << 62), LOOM_FLOAT32), "loom_zeros",
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                "possible size (shape (4611686018427387904,), float32)");
+    CHECK_FAILS(loom_zeros(2, I64(1LL << 31, 1LL << 31), LOOM_FLOAT32), "loom_zeros", "array is too big");
+    CHECK_FAILS(loom_linspace(0, 1, 1LL << 62, true, LOOM_FLOAT64), "loom_linspace", "array is too big");
+    CHECK_FAILS(loom_arange(0, 0x1p62, 1, LOOM_FLOAT32), "loom_arange", "array is too big");
+    CHECK_FAILS(loom_eye(1LL << 31, 1LL << 31, 0, LOOM_COMPLEX64), "loom_eye", "array is too big");
+    CHECK_FAILS(loom_full(3, I64(0, 1LL << 40, 1LL << 40), 1.0, LOOM_INT8), "loom_full", "array is too big");
+    loom_array *big = loom_empty(1, I64(1LL << 61), LOOM_INT8); /* 2 EiB: fits */
+    CHECK(big && loom_size(big) == 1LL << 61);
+    CHECK_FAILS(loom_astype(big, LOOM_FLOAT64), "loom_astype", "array is too big");
+    loom_array *big16 = loom_empty(1, I64(1LL << 61), LOOM_INT16); /* 4 EiB */
+    CHECK_FAILS(loom_sin(big16), "loom_sin", "array is too big");   /* float32: 8 EiB */
+    CHECK(loom_zeros(2, I64(0, 1LL << 40), LOOM_COMPLEX128) != NULL);
+    loom_array *one = loom_scalar_typed(1, LOOM_FLOAT32);
+    CHECK_FAILS(loom_broadcast_to(one, 1, I64(1LL << 62)), "loom_broadcast_to", "array is too big");
+    CHECK(loom_broadcast_to(one, 1, I64((1LL << 61) - 1)) != NULL);
+    /* A whole-number fill is a Python int: NumPy 2 refuses one out of the dtype's range. */
+    CHECK_FAILS(loom_full(1, I64(3), 300, LOOM_UINT8), "loom_full",
+                "loom_full: Python integer 300 out of bounds for uint8");
+    CHECK_FAILS(loom_full(1, I64(3), -1, LOOM_UINT8), "loom_full", "Python integer -1 out of bounds for uint8");
+    CHECK_FAILS(loom_full(1, I64(3), -129, LOOM_INT8), "loom_full", "Python integer -129 out of bounds for int8");
+    CHECK_FAILS(loom_full(1, I64(3), 0x1p63, LOOM_INT64), "loom_full",
+                "Python integer 9223372036854775808 out of bounds for int64");
+    CHECK_FAILS(loom_full(1, I64(3), 0x1p64, LOOM_UINT64), "loom_full", "out of bounds for uint64");
+    CHECK_FAILS(loom_full_like(loom_zeros(1, I64(2), LOOM_INT16), 40000), "loom_full_like",
+                "Python integer 40000 out of bounds for int16");
+    CHECK_EQ_INT(loom_full(1, I64(3), 255, LOOM_UINT8)->param.value.exact, 255);
+    CHECK_EQ_INT(loom_full(1, I64(3), -128, LOOM_INT8)->param.value.exact, -128);
+    CHECK_EQ_INT(loom_full(1, I64(3), 0x1p63, LOOM_UINT64)->param.value.exact, INT64_MIN);
+    CHECK_EQ_INT(loom_full(1, I64(3), 300, LOOM_FLOAT16)->param.value.re, 300);
+    CHECK_EQ_INT(loom_full(1, I64(3), 300, LOOM_BOOL)->param.value.exact, 1);
+    /* Other values convert as loom_astype does: truncated, NaN 0, saturating, then wrapped
+     * to the width by the kernel (300.5 -> 300 -> 44 in uint8, as NumPy's unsafe cast). */
+    CHECK_EQ_INT(loom_full(1, I64(3), 300.5, LOOM_UINT8)->param.value.exact, 300);
+    CHECK_EQ_INT(loom_full(1, I64(3), NAN, LOOM_INT32)->param.value.exact, 0);
+    CHECK_EQ_INT(loom_full(1, I64(3), INFINITY, LOOM_INT64)->param.value.exact, INT64_MAX);
+    CHECK_EQ_INT(loom_full(1, I64(3), -INFINITY, LOOM_INT64)->param.value.exact, INT64_MIN);
+    CHECK_EQ_INT(loom_full(1, I64(3), INFINITY, LOOM_UINT64)->param.value.exact, -1);
     CHECK_FAILS(loom_zeros(1, I64(3), (loom_dtype)99), "loom_zeros", "loom_zeros: invalid dtype 99");
     CHECK_FAILS(loom_full(1, I64(3), 1.0, LOOM_NO_DTYPE), "loom_full", "invalid dtype -1");
     loom_scope_end();

@@ -1,4 +1,4 @@
-/* DOT output (DESIGN.md section 6), checked against golden files in tests/data/dot/.
+/* DOT output (docs/runtime.md), checked against golden files in tests/data/dot/.
  *
  * The comparison ignores the 16 hex digits of kernel names (loom_ew_<hash of the source>), so a
  * change to the generated source does not break these tests; everything else must match byte

@@ -1,5 +1,6 @@
-/* Evaluation's argument errors, which need no GPU: NULL arrays keep the first error, bad
- * lists and arrays of different devices are refused with a message naming the function. */
+/* Evaluation's argument errors, which need no GPU: a NULL array is reported with the error
+ * before it quoted; bad lists and arrays of different devices are refused with a message
+ * naming the function. */
 #include "check.h"
 #include "internal.h"
 

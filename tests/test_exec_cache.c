@@ -178,6 +178,31 @@ static void test_memory_and_disk_cache(void)
                                    NULL, "sm_80"),
                  0);
     CHECK(file_size(path) > 0);
+
+    /* A header's text is in the key as a hash and length: a 256 KB header does not make a
+     * 256 KB cache file, and one changed byte, same length, is still another kernel. */
+    size_t big_len = 256 * 1024;
+    char *big_text = malloc(big_len + 1);
+    if (big_text) {
+        memset(big_text, ' ', big_len);
+        static const char def[] = "#define LOOM_TEST_SCALE 3.0f\n//";
+        memcpy(big_text, def, sizeof def - 1);
+        big_text[big_len] = '\0';
+        loom__header big = {"loom_test_scale.h", big_text};
+        const loom__kernel *kb =
+            loom__kernel_compile("loom_test", "t_fp16", fp16_source, &big, 1, NULL, ARCH);
+        CHECK(kb && kb != k);
+        CHECK_EQ_INT(loom__kcache_path(path, sizeof path, "t_fp16", fp16_source, &big, 1, NULL,
+                                       ARCH),
+                     0);
+        CHECK(file_size(path) > 0 && file_size(path) < (long)big_len / 4);
+        big_text[big_len - 1] = 'x';
+        const loom__kernel *kx =
+            loom__kernel_compile("loom_test", "t_fp16", fp16_source, &big, 1, NULL, ARCH);
+        CHECK(kx && kx != kb);
+        CHECK_EQ_INT(stats().kernels_compiled, 6);
+        free(big_text);
+    }
 }
 
 /* Damages the cache file of kernel (name, src) with how, then checks that the next lookup is a

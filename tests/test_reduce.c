@@ -295,6 +295,22 @@ static void test_nodes(void)
     CHECK(loom_amax(z, NULL, 0, false) == z);
     loom_array *a0 = loom_argmax(z, LOOM_AXIS_NONE, false);
     CHECK(a0 && a0->ndim == 0 && a0->dtype == LOOM_INT64);
+    /* A float sum of nothing still adds its identity +0.0 (-0.0 -> +0.0, as NumPy): sum,
+     * mean, nansum and nanmean of a 0-d float and over axis=() end in x + 0.0. */
+    loom_array *zs[] = {loom_sum(z, NULL, 0, false), loom_sum(f32, INTS(0), 0, false),
+                        loom_mean(z, NULL, 0, false), loom_nansum(z, NULL, 0, false),
+                        loom_nanmean(f16, INTS(0), 0, false), loom_sum(c64, INTS(0), 0, false)};
+    for (size_t i = 0; i < sizeof zs / sizeof *zs; i++) {
+        loom_array *add = zs[i];
+        while (add && add->op != LOOM_OP_ADD && add->ninputs > 0)
+            add = add->inputs[0];
+        CHECK(add && add->op == LOOM_OP_ADD && add->inputs[1]->op == LOOM_OP_SCALAR &&
+              add->inputs[1]->param.value.re == 0.0 && add->dtype == add->inputs[0]->dtype);
+        red = NULL;
+        CHECK(find_reduces(zs[i], &red) == 0);
+    }
+    /* Products keep -0.0 (1 * -0.0), and integer sums have no -0.0: plain casts. */
+    CHECK(loom_prod(z, NULL, 0, false) == z);
 
     /* Matrix 1-norm: the column sums (over rows), then their max; kept axes dropped after. */
     loom_array *n1 = loom_linalg_norm(f32, 1.0, INTS(0, 2), 2, false);

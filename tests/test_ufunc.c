@@ -209,8 +209,8 @@ static void test_broadcasting(void)
                 "loom_add", "shapes (3,4) and (5,) cannot be broadcast");
     CHECK_FAILS(loom_where(cond, oracle_array(LOOM_FLOAT32, 1, (int64_t[]){3}), b), "loom_where",
                 "shapes (2,1,1), (3,) and (4,) cannot be broadcast");
-    CHECK_FAILS(loom_add(oracle_array(LOOM_FLOAT32, 2, (int64_t[]){INT64_MAX / 2, 1}),
-                         oracle_array(LOOM_FLOAT32, 1, (int64_t[]){4})),
+    CHECK_FAILS(loom_add(oracle_array(LOOM_INT8, 2, (int64_t[]){INT64_MAX / 2, 1}),
+                         oracle_array(LOOM_INT8, 1, (int64_t[]){4})),
                 "loom_add", "is too big");
     loom_scope_end();
 }
@@ -435,7 +435,13 @@ static void test_ownership(void)
     loom_clear_error();
 }
 
-/* x ** 2 is recorded as square when power would compute in x's own dtype. */
+/* x ** 2 is recorded as square when power would compute in x's own dtype; float32 and
+ * float64 loops with a scalar exponent of -1, 0.5, 1 or 2 are NumPy's direct forms. */
+static bool is_unary_of(const loom_array *p, loom_op op, loom_dtype dt, loom_dtype in)
+{
+    return p && p->op == op && p->dtype == dt && p->ninputs == 1 && p->inputs[0]->dtype == in;
+}
+
 static void test_power_of_two(void)
 {
     loom_scope_begin();
@@ -445,12 +451,41 @@ static void test_power_of_two(void)
     CHECK(p && p->op == LOOM_OP_SQUARE && p->dtype == LOOM_FLOAT32);
     p = loom_power(i, loom_scalar_int(2));
     CHECK(p && p->op == LOOM_OP_SQUARE && p->dtype == LOOM_INT32);
-    p = loom_power(i, loom_scalar(2.0)); /* int32 ** 2.0 is float64: the general loop */
-    CHECK(p && p->op == LOOM_OP_POWER && p->dtype == LOOM_FLOAT64);
+    p = loom_power(i, loom_scalar(2.0)); /* int32 ** 2.0: the float64 loop's x * x */
+    CHECK(is_unary_of(p, LOOM_OP_SQUARE, LOOM_FLOAT64, LOOM_FLOAT64) &&
+          p->inputs[0]->op == LOOM_OP_CAST);
     p = loom_power(f, loom_scalar(3.0));
     CHECK(p && p->op == LOOM_OP_POWER);
     p = loom_power(f, loom_scalar_typed(2.0, LOOM_FLOAT64)); /* strong float64: promotes */
-    CHECK(p && p->op == LOOM_OP_POWER && p->dtype == LOOM_FLOAT64);
+    CHECK(is_unary_of(p, LOOM_OP_SQUARE, LOOM_FLOAT64, LOOM_FLOAT64));
+
+    /* NumPy 2's np.power(x, 0.5) is np.sqrt(x) for float32/float64 (-0.0 -> -0.0,
+     * -inf -> nan), x ** -1 is 1 / x and x ** 1 is x. */
+    CHECK(is_unary_of(loom_power(f, loom_scalar(0.5)), LOOM_OP_SQRT, LOOM_FLOAT32, LOOM_FLOAT32));
+    CHECK(is_unary_of(loom_power_scalar(f, 0.5), LOOM_OP_SQRT, LOOM_FLOAT32, LOOM_FLOAT32));
+    CHECK(is_unary_of(loom_power(f, loom_scalar(-1.0)), LOOM_OP_RECIPROCAL, LOOM_FLOAT32,
+                      LOOM_FLOAT32));
+    CHECK(loom_power(f, loom_scalar(1.0)) == f);
+    CHECK(is_unary_of(loom_power(i, loom_scalar(0.5)), LOOM_OP_SQRT, LOOM_FLOAT64, LOOM_FLOAT64));
+    CHECK(is_unary_of(loom_power(f, loom_scalar_typed(0.5, LOOM_FLOAT64)), LOOM_OP_SQRT,
+                      LOOM_FLOAT64, LOOM_FLOAT64));
+    loom_array *one = loom_power(i, loom_scalar(1.0));
+    CHECK(one && one->op == LOOM_OP_CAST && one->dtype == LOOM_FLOAT64);
+    /* No such path in NumPy's float16, bfloat16 and complex loops, nor for other exponents;
+     * integer ** -1 stays the integer loop. */
+    loom_array *h = oracle_array(LOOM_FLOAT16, 1, (int64_t[]){4});
+    loom_array *c = oracle_array(LOOM_COMPLEX64, 1, (int64_t[]){4});
+    loom_array *b = oracle_array(LOOM_BFLOAT16, 1, (int64_t[]){4});
+    CHECK(loom_power(h, loom_scalar(0.5))->op == LOOM_OP_POWER);
+    CHECK(loom_power(b, loom_scalar(0.5))->op == LOOM_OP_POWER);
+    CHECK(loom_power(c, loom_scalar(0.5))->op == LOOM_OP_POWER);
+    CHECK(loom_power(oracle_array(LOOM_INT8, 1, (int64_t[]){4}),
+                     loom_scalar_typed(0.5, LOOM_FLOAT16))->op == LOOM_OP_POWER);
+    CHECK(loom_power(f, loom_scalar(-0.5))->op == LOOM_OP_POWER);
+    CHECK(loom_power(f, loom_scalar_complex(0.5, 0))->op == LOOM_OP_POWER);
+    CHECK(loom_power(i, loom_scalar_int(-1))->op == LOOM_OP_POWER);
+    /* An array exponent, even 0-d and computed, is the general loop. */
+    CHECK(loom_power(f, loom_full(1, (int64_t[]){4}, 0.5, LOOM_FLOAT32))->op == LOOM_OP_POWER);
     loom_scope_end();
 }
 

@@ -59,7 +59,7 @@ static loom_array *apply_op(loom_array *a, const char *name, bool star, const in
     if (!strcmp(name, "flip"))
         return loom_flip(a, star ? NULL : ax, n);
     if (!strcmp(name, "slice"))
-        return loom_slice(a, ax[0], v[1], v[2], v[3]);
+        return loom_slice(a, ax[0], v[1], v[2], v[3] == LOOM_NONE ? 1 : v[3]); /* None step */
     if (!strcmp(name, "index"))
         return loom_index(a, ax[0], v[1]);
     if (!strcmp(name, "broadcast_to"))
@@ -508,7 +508,11 @@ static void test_slices(void)
     loom_array *s = loom_slice(a, 1, 1, -1, 2);
     CHECK_MAP(s, 2, I64(5, 2), I64(6, 2), 1);
     CHECK_STR(s->label, "slice");
-    CHECK(loom_slice(a, 0, LOOM_NONE, LOOM_NONE, LOOM_NONE) == a);
+    CHECK(loom_slice(a, 0, LOOM_NONE, LOOM_NONE, 1) == a);
+    /* INT64_MIN is LOOM_NONE and also a step NumPy takes: refused rather than guessed. */
+    CHECK_FAILS(loom_slice(a, 0, LOOM_NONE, LOOM_NONE, LOOM_NONE), "loom_slice",
+                "slice step LOOM_NONE (INT64_MIN) is ambiguous");
+    CHECK_MAP(loom_slice(a, 0, LOOM_NONE, LOOM_NONE, -INT64_MAX), 2, I64(1, 6), I64(0, 1), 24);
     CHECK(loom_slice(a, 0, -100, 100, 1) == a);
     CHECK(loom_slice(a, -1, INT64_MIN + 1, INT64_MAX, 1) == a);
     CHECK_MAP(loom_slice(a, 0, LOOM_NONE, LOOM_NONE, -1), 2, I64(5, 6), I64(-6, 1), 24);

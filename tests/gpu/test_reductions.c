@@ -239,6 +239,10 @@ static expect expected(rop op, loom_dtype dt, loom_dtype rdt, const gstat *t, bo
     case R_NANARGMAX: case R_NANARGMIN:
         e.skip = t->nn == 0;
         e.iv = op == R_NANARGMAX ? t->at_hi : t->at_lo;
+        /* NaN reads as -inf (+inf for min): it ties with a real one, the first index wins */
+        if (has_nan && (op == R_NANARGMAX ? t->hi == -INFINITY : t->lo == INFINITY) &&
+            t->first_nan < e.iv)
+            e.iv = t->first_nan;
         break;
     case R_MEAN: case R_NANMEAN:
         e.re = op == R_MEAN ? mean : nmean;
@@ -739,6 +743,14 @@ static void test_references(void)
     CHECK(ref_of(R_NANSUM, LOOM_FLOAT64, 3, nan3, NULL, NULL).re == 3);
     CHECK(ref_of(R_NANPROD, LOOM_FLOAT64, 3, nan3, NULL, NULL).re == 2);
     CHECK(ref_of(R_NANMEAN, LOOM_FLOAT64, 3, nan3, NULL, NULL).re == 1.5);
+    CHECK(ref_of(R_NANARGMAX, LOOM_FLOAT64, 2, (double[]){NAN, -INFINITY}, NULL, NULL).iv == 0);
+    CHECK(ref_of(R_NANARGMIN, LOOM_FLOAT64, 3, (double[]){1, NAN, INFINITY}, NULL, NULL).iv == 0);
+    CHECK(ref_of(R_NANARGMIN, LOOM_FLOAT64, 3, (double[]){INFINITY, NAN, INFINITY}, NULL, NULL).iv == 0);
+    CHECK(ref_of(R_NANARGMAX, LOOM_FLOAT64, 3, (double[]){-INFINITY, NAN, -INFINITY}, NULL, NULL).iv == 0);
+    CHECK(ref_of(R_NANARGMAX, LOOM_FLOAT64, 3, (double[]){1, NAN, -INFINITY}, NULL, NULL).iv == 0);
+    CHECK(ref_of(R_NANARGMAX, LOOM_FLOAT64, 3, (double[]){-INFINITY, -INFINITY, NAN}, NULL, NULL).iv == 0);
+    CHECK(ref_of(R_NANARGMAX, LOOM_FLOAT64, 3, (double[]){-INFINITY, NAN, NAN}, NULL, NULL).iv == 0);
+    CHECK(ref_of(R_NANARGMAX, LOOM_FLOAT64, 3, (double[]){NAN, NAN, -INFINITY}, NULL, NULL).iv == 0);
     static const double cre[] = {1, 3, -1}, cim[] = {2, 4, 1};
     expect p = ref_of(R_PROD, LOOM_COMPLEX128, 3, cre, cim, NULL), m = ref_of(R_MEAN, LOOM_COMPLEX64, 3, cre, cim, NULL);
     /* (1+2j)(3+4j)(-1+1j) = (-5+10j)(-1+1j) = -5-15j */
