@@ -1,4 +1,4 @@
-/* CUDA source for reduction kernels (DESIGN.md section 4). A reduction group computes
+/* CUDA source for reduction kernels. A reduction group computes
  * values at two levels of one domain, the reductions' input shape: element values (the
  * prologue: elementwise producers fused into the loads) and row values, once per output after
  * the combine (the reductions themselves and their elementwise epilogue). A persistent group

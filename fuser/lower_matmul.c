@@ -9,6 +9,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* cuBLAS's documented workspace for Hopper (4 MiB is enough before it); one size for every
  * device keeps plans device-independent. */
@@ -151,9 +152,15 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     l->workspace = loom__plan_scratch(b, fn, l->workspace_bytes, step, step);
     if (l->workspace < 0)
         return -1;
+    s = &b->plan->steps[step];
+    s->summary = malloc(sizeof "matmul");
     s->nodes = malloc(sizeof *s->nodes);
-    if (s->nodes)
-        s->nodes[s->nnodes++] = (loom_array *)c;
+    if (!s->summary || !s->nodes) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
+        return -1;
+    }
+    memcpy(s->summary, "matmul", sizeof "matmul");
+    s->nodes[s->nnodes++] = (loom_array *)c;
     return 0;
 }
 

@@ -1,4 +1,4 @@
-/* Which materialised values a reduction kernel takes in (DESIGN.md section 4): sibling
+/* Which materialised values a reduction kernel takes in: sibling
  * reductions over the same domain and axes, elementwise consumers of the reduced shape (the
  * epilogue), and, when a row fits one block, values that read the kernel's row results back
  * at every element: f(x, reduce(x)) as one persistent kernel. */

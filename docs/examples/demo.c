@@ -1,4 +1,4 @@
-/* Loom's demo: the chain workload of BENCH.md on 2^26 float32 values, fused into one kernel
+/* Loom's demo: the chain workload of docs/PERF.md on 2^26 float32 values, fused into one kernel
  * and then with fusion off (LOOM_FUSE=0: one kernel per op), with the time and the launches of
  * each, a checksum of the result, and the fused plan drawn as chain.dot (and chain.svg). Then
  * the seed exercise: 50 million float32 values made on the device, sin(arange(50M) * 0.001),
@@ -201,7 +201,7 @@ int main(void)
         return 1;
     }
     /* x is generated on the device and kept in memory, so each run reads 4N bytes and
-     * writes 4N, as BENCH.md counts them. */
+     * writes 4N, as docs/PERF.md counts them. */
     loom_array *x = loom_linspace(-3, 3, N, true, LOOM_FLOAT32);
     result fused = {.y = malloc((size_t)N * sizeof(float))};
     result unfused = {.y = malloc((size_t)N * sizeof(float))};

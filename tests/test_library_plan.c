@@ -1,0 +1,176 @@
+#define _POSIX_C_SOURCE 200809L
+/* Plans with library steps (no GPU): matrix products lower to one cuBLAS GEMM step whose
+ * arguments describe transposed, sliced and broadcast operands in place; operands cuBLAS cannot
+ * read are materialised first; elementwise consumers fuse into one kernel after the product;
+ * the DOT dump shows the step as its own cluster. */
+#include "check.h"
+#include "inputs.h"
+#include "fuser/plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static loom_plan *plan_of(loom_array *y, bool fuse)
+{
+    loom_fuse_options o = loom__fuse_options_default();
+    o.fuse = fuse;
+    loom_plan *p = loom__plan_build("test", &y, 1, &o);
+    if (!p)
+        fprintf(stderr, "planning failed: %s\n", loom_last_error());
+    return p;
+}
+
+static int count(const loom_plan *p, loom_step_kind kind)
+{
+    int n = 0;
+    for (int i = 0; p && i < p->nsteps; i++)
+        n += p->steps[i].kind == kind;
+    return n;
+}
+
+static const loom_gemm_args *gemm_of(const loom_plan *p)
+{
+    for (int i = 0; p && i < p->nsteps; i++)
+        if (p->steps[i].kind == LOOM_STEP_LIBRARY && p->steps[i].lib.routine == LOOM_LIB_CUBLAS_GEMM)
+            return &p->steps[i].lib.args.gemm;
+    return NULL;
+}
+
+/* relu(a @ b + bias) * 2: one GEMM step, then one kernel reading the product once. */
+static void test_epilogue_fuses(void)
+{
+    loom_scope_begin();
+    loom_array *a = test_input(2, (int64_t[]){64, 32}, LOOM_FLOAT32);
+    loom_array *b = test_input(2, (int64_t[]){32, 48}, LOOM_FLOAT32);
+    loom_array *bias = test_input(1, (int64_t[]){48}, LOOM_FLOAT32);
+    loom_array *y = loom_mul_scalar(loom_maximum_scalar(loom_add(loom__matmul("test", a, b), bias), 0.0), 2.0);
+    loom_plan *p = plan_of(y, true);
+    CHECK(p && p->nsteps == 2);
+    CHECK_EQ_INT(count(p, LOOM_STEP_LIBRARY), 1);
+    CHECK_EQ_INT(count(p, LOOM_STEP_KERNEL), 1);
+    if (p && p->nsteps == 2) {
+        CHECK(p->steps[0].kind == LOOM_STEP_LIBRARY && p->steps[1].kind == LOOM_STEP_KERNEL);
+        CHECK(strstr(p->steps[1].kernel.summary, "add maximum multiply") != NULL);
+        /* the workspace and the product are temporaries; the product is read by the kernel */
+        const loom_libcall *l = &p->steps[0].lib;
+        CHECK(l->workspace >= 0 && p->buffers[l->workspace].role == LOOM_BUF_TEMP);
+        CHECK(p->buffers[l->buffer[2]].role == LOOM_BUF_TEMP);
+        CHECK_EQ_INT(p->buffers[l->buffer[2]].last_use, 1);
+    }
+    loom__plan_free(p);
+    /* unfused: the same GEMM step, then one kernel per elementwise op */
+    p = plan_of(y, false);
+    CHECK(p && count(p, LOOM_STEP_LIBRARY) == 1 && count(p, LOOM_STEP_KERNEL) == 3);
+    loom__plan_free(p);
+    loom_scope_end();
+}
+
+/* Row-major C = A B is column-major C^T = B^T A^T: B is cuBLAS's first operand. */
+static void test_layouts(void)
+{
+    loom_scope_begin();
+    loom_array *a = test_input(2, (int64_t[]){5, 7}, LOOM_FLOAT64);
+    loom_array *b = test_input(2, (int64_t[]){7, 3}, LOOM_FLOAT64);
+    loom_plan *p = plan_of(loom__matmul("test", a, b), true);
+    const loom_gemm_args *g = gemm_of(p);
+    CHECK(g && g->op_a == 'N' && g->op_b == 'N' && g->m == 3 && g->n == 5 && g->k == 7);
+    CHECK(g && g->lda == 3 && g->ldb == 7 && g->ldc == 3 && g->batch == 1);
+    CHECK_EQ_INT(count(p, LOOM_STEP_KERNEL), 0);
+    loom__plan_free(p);
+
+    /* transposed operands are read in place as op T */
+    loom_array *at = test_input(2, (int64_t[]){7, 5}, LOOM_FLOAT64);
+    loom_array *bt = test_input(2, (int64_t[]){3, 7}, LOOM_FLOAT64);
+    p = plan_of(loom__matmul("test", loom_transpose(at, NULL), loom_transpose(bt, NULL)), true);
+    g = gemm_of(p);
+    CHECK(g && g->op_a == 'T' && g->op_b == 'T' && g->lda == 7 && g->ldb == 5);
+    CHECK_EQ_INT(count(p, LOOM_STEP_KERNEL), 0);
+    loom__plan_free(p);
+
+    /* a column slice keeps its row stride as the leading dimension, its offset as bytes */
+    loom_array *wide = test_input(2, (int64_t[]){5, 20}, LOOM_FLOAT64);
+    p = plan_of(loom__matmul("test", loom_slice(wide, 1, 2, 9, 1), b), true);
+    g = gemm_of(p);
+    CHECK(g && g->op_b == 'N' && g->ldb == 20);
+    CHECK(p && p->nsteps == 1 && p->steps[0].lib.byte_offset[1] == 2 * sizeof(double));
+    loom__plan_free(p);
+
+    /* a strided column slice (step 2) cannot be described: one copy kernel first */
+    p = plan_of(loom__matmul("test", loom_slice(wide, 1, 0, 14, 2), b), true);
+    CHECK(p && count(p, LOOM_STEP_KERNEL) == 1 && count(p, LOOM_STEP_LIBRARY) == 1);
+    g = gemm_of(p);
+    CHECK(g && g->op_b == 'N' && g->ldb == 7);
+    loom__plan_free(p);
+
+    /* a computed operand is materialised once, contiguous */
+    p = plan_of(loom__matmul("test", loom_sin(a), b), true);
+    CHECK(p && p->nsteps == 2 && p->steps[0].kind == LOOM_STEP_KERNEL);
+    loom__plan_free(p);
+    loom_scope_end();
+}
+
+/* Batches: one stride per operand, 0 for a broadcast operand; a batch cuBLAS cannot step
+ * through uniformly is copied. */
+static void test_batches(void)
+{
+    loom_scope_begin();
+    int64_t bs[3] = {4, 6, 8}, ws[3] = {4, 8, 2};
+    loom_array *a = test_input(3, bs, LOOM_FLOAT32);
+    loom_array *w = test_input(2, (int64_t[]){8, 2}, LOOM_FLOAT32);
+    loom_plan *p = plan_of(loom__matmul("test", a, loom_broadcast_to(w, 3, ws)), true);
+    const loom_gemm_args *g = gemm_of(p);
+    CHECK(g && g->batch == 4 && g->stride_a == 0 && g->stride_b == 48 && g->stride_c == 12);
+    CHECK_EQ_INT(count(p, LOOM_STEP_KERNEL), 0);
+    loom__plan_free(p);
+
+    /* two batch axes that collapse into one stride */
+    loom_array *a4 = test_input(4, (int64_t[]){2, 3, 6, 8}, LOOM_FLOAT32);
+    loom_array *b4 = test_input(4, (int64_t[]){2, 3, 8, 5}, LOOM_FLOAT32);
+    p = plan_of(loom__matmul("test", a4, b4), true);
+    g = gemm_of(p);
+    CHECK(g && g->batch == 6 && g->stride_a == 40 && g->stride_b == 48 && g->stride_c == 30);
+    loom__plan_free(p);
+
+    /* batch axes swapped (strides out of C order): copied, then one uniform stride */
+    int perm[4] = {1, 0, 2, 3};
+    loom_array *s = test_input(4, (int64_t[]){3, 2, 6, 8}, LOOM_FLOAT32);
+    p = plan_of(loom__matmul("test", loom_transpose(s, perm), b4), true);
+    CHECK(p && count(p, LOOM_STEP_KERNEL) == 1);
+    g = gemm_of(p);
+    CHECK(g && g->stride_b == 48);
+    loom__plan_free(p);
+
+    /* nothing to compute: no step at all */
+    loom_array *e = test_input(3, (int64_t[]){0, 6, 8}, LOOM_FLOAT32);
+    loom_array *f = test_input(3, (int64_t[]){0, 8, 2}, LOOM_FLOAT32);
+    p = plan_of(loom__matmul("test", e, f), true);
+    CHECK(p && p->nsteps == 0);
+    loom__plan_free(p);
+    loom_scope_end();
+}
+
+static void test_dot_cluster(void)
+{
+    loom_scope_begin();
+    loom_array *a = test_input(2, (int64_t[]){4, 4}, LOOM_FLOAT32);
+    loom_array *y = loom_exp(loom__matmul("test", a, a));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(f && loom_dump_dot(f, &y, 1) == LOOM_OK);
+    if (f)
+        fclose(f);
+    CHECK(buf && strstr(buf, "label=\"library: cublas gemm: matmul\"") != NULL);
+    CHECK(buf && strstr(buf, "(elementwise): exp") != NULL);
+    free(buf);
+    loom_scope_end();
+}
+
+int main(void)
+{
+    test_epilogue_fuses();
+    test_layouts();
+    test_batches();
+    test_dot_cluster();
+    return check_summary("test_library_plan");
+}
