@@ -319,6 +319,85 @@ static int label_sizes(const term *terms, loom_array *const *ops, int n, loom__l
     return 0;
 }
 
+/* ---- the result dtype ---- */
+
+/* NumPy's n-ary result_type is not a left fold of the pairwise one (uint16, int16, float16 give
+ * float32, not float64): PyArray_PromoteDTypeSequence lets the most "knowledgeable" dtype (the
+ * highest NumPy type number; float16's is above all others, bfloat16 sits after it) promote
+ * each of the others and then combines those results. This is that algorithm for strong
+ * dtypes. */
+enum { NOT_IMPLEMENTED = -2, CLEARED = -3 };
+
+static int knowledge(loom_dtype dt)
+{
+    static const int num[LOOM_NUM_DTYPES] = {
+        [LOOM_BOOL] = 0,     [LOOM_INT8] = 1,      [LOOM_UINT8] = 2,      [LOOM_INT16] = 3,
+        [LOOM_UINT16] = 4,   [LOOM_INT32] = 5,     [LOOM_UINT32] = 6,     [LOOM_INT64] = 7,
+        [LOOM_UINT64] = 8,   [LOOM_FLOAT32] = 11,  [LOOM_FLOAT64] = 12,   [LOOM_COMPLEX64] = 14,
+        [LOOM_COMPLEX128] = 15, [LOOM_FLOAT16] = 23, [LOOM_BFLOAT16] = 24};
+    return num[dt];
+}
+
+/* a.__common_dtype__(b): only the more knowledgeable of the two answers. */
+static int common(int a, int b)
+{
+    if (a == b)
+        return a;
+    return knowledge((loom_dtype)b) > knowledge((loom_dtype)a)
+               ? NOT_IMPLEMENTED
+               : (int)loom_result_type((loom_dtype)a, (loom_dtype)b);
+}
+
+static int common_either(int a, int b)
+{
+    int r = common(a, b);
+    return r == NOT_IMPLEMENTED ? common(b, a) : r;
+}
+
+/* Pairs the first and last dtypes, the more knowledgeable moving to the front, until the most
+ * knowledgeable is first; returns the last pair's common dtype. */
+static int most_knowledgeable(int *d, int len)
+{
+    int half = len / 2, res = NOT_IMPLEMENTED;
+    for (int low = 0; low < half; low++) {
+        int high = len - 1 - low;
+        res = d[high] == d[low] ? d[low] : common(d[low], d[high]);
+        if (res == NOT_IMPLEMENTED) {
+            int t = d[low];
+            d[low] = d[high];
+            d[high] = t;
+        }
+        if (res == d[low])
+            d[high] = CLEARED; /* it cannot change the result */
+    }
+    return len == 2 ? res : most_knowledgeable(d, len - half);
+}
+
+static loom_dtype result_type(loom_array *const *arrays, int n)
+{
+    int d[64], *dts = n <= 64 ? d : malloc((size_t)n * sizeof *dts);
+    if (!dts)
+        return (loom_dtype)arrays[0]->dtype;
+    for (int i = 0; i < n; i++)
+        dts[i] = arrays[i]->dtype;
+    int result = dts[0];
+    if (n > 1) {
+        result = most_knowledgeable(dts, n);
+        int start = result == NOT_IMPLEMENTED ? 1 : 2;
+        if (result == NOT_IMPLEMENTED)
+            result = CLEARED;
+        for (int i = start; i < n; i++) {
+            if (dts[i] == CLEARED)
+                continue;
+            int p = common_either(dts[0], dts[i]);
+            result = result == CLEARED ? p : common_either(result, p);
+        }
+    }
+    if (dts != d)
+        free(dts);
+    return (loom_dtype)result;
+}
+
 /* ---- recording ---- */
 
 /* An operand with its labels, one per axis, all distinct. */
@@ -562,10 +641,11 @@ loom_array *loom_einsum(const char *subscripts, loom_array *const *operands, int
     }
     term *terms = malloc((size_t)n * sizeof *terms);
     labelled *xs = malloc((size_t)n * sizeof *xs);
+    loom_array **strong = malloc((size_t)n * sizeof *strong);
     int64_t sizes[LOOM__EINSUM_LABELS];
     int counts[LOOM__EINSUM_LABELS] = {0}, out[LOOM_MAXDIMS], nout = 0, nb = 0;
     loom_array *r = NULL;
-    if (!terms || !xs) {
+    if (!terms || !xs || !strong) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         goto done;
     }
@@ -621,14 +701,15 @@ loom_array *loom_einsum(const char *subscripts, loom_array *const *operands, int
         all[1] = unite(all[1], intersect(all[0], mine));
         all[0] = unite(all[0], mine);
     }
-    loom_dtype dt = (loom_dtype)operands[0]->dtype;
-    for (int i = 1; i < n; i++)
-        dt = loom_result_type(dt, (loom_dtype)operands[i]->dtype);
 
     loom_scope_begin();
+    /* NumPy's n-ary result_type, with Python scalars as the strong arrays np.asarray makes. */
     bool ok = true;
+    for (int iop = 0; ok && iop < n; iop++)
+        ok = (strong[iop] = loom__strong(operands[iop])) != NULL;
+    loom_dtype dt = ok ? result_type(strong, n) : LOOM_NO_DTYPE;
     for (int iop = 0; ok && iop < n; iop++) {
-        loom_array *a = loom_astype(loom__strong(operands[iop]), dt);
+        loom_array *a = loom_astype(strong[iop], dt);
         xs[iop] = a ? label_view(a, &terms[iop], sizes) : (labelled){.a = NULL, .nd = 0};
         xs[iop] = sum_out(xs[iop], unite(output, all[1]), dt);
         ok = xs[iop].a != NULL;
@@ -642,5 +723,6 @@ loom_array *loom_einsum(const char *subscripts, loom_array *const *operands, int
 done:
     free(terms);
     free(xs);
+    free(strong);
     return r;
 }

@@ -1,10 +1,12 @@
 /* Reading tests/data/matmul.txt (NumPy's answers, tools/gen_matmul_cases.py): each selected case
- * is run and its result dtype and shape, or its error, checked. Shared by tests/test_matmul.c
- * and tests/test_einsum.c, each of which selects its own functions. */
+ * is run and its result dtype and shape, or its error, checked, and where the line has them the
+ * checksums of its values against the recorded graph's (tests/graph_eval.h). Shared by
+ * tests/test_matmul.c and tests/test_einsum.c, each of which selects its own functions. */
 #ifndef LOOM_TEST_MATMUL_CASES_H
 #define LOOM_TEST_MATMUL_CASES_H
 
 #include "check.h"
+#include "graph_eval.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +25,9 @@ static int mc_parse_list(const char *s, int64_t *v, int cap)
     return n;
 }
 
-/* "float32:2,3" (contents never read: no GPU here). */
-static loom_array *mc_operand(const char *tok)
+/* "float32:2,3", operand t of its case: the generator's small integers, cast from float64 or
+ * complex128. */
+static loom_array *mc_operand(const char *tok, int t)
 {
     char dt[32];
     const char *colon = strchr(tok, ':');
@@ -32,9 +35,47 @@ static loom_array *mc_operand(const char *tok)
         return NULL;
     memcpy(dt, tok, (size_t)(colon - tok));
     dt[colon - tok] = '\0';
-    int64_t shape[LOOM_MAXDIMS];
+    int64_t shape[LOOM_MAXDIMS], size = 1;
     int nd = mc_parse_list(colon + 1, shape, LOOM_MAXDIMS);
-    return loom_empty(nd, shape, loom_dtype_from_name(dt));
+    for (int i = 0; i < nd; i++)
+        size *= shape[i];
+    loom_dtype d = loom_dtype_from_name(dt);
+    bool complex = d == LOOM_COMPLEX64 || d == LOOM_COMPLEX128;
+    double *v = calloc((size_t)(size ? 2 * size : 1), sizeof *v);
+    for (int64_t i = 0; v && i < size; i++) {
+        double *e = complex ? v + 2 * i : v + i;
+        if (d == LOOM_BOOL)
+            e[0] = (i + t) % 3 != 0;
+        else if (d >= LOOM_UINT8 && d <= LOOM_UINT64)
+            e[0] = (double)((7 * i + 3 * t) % 4);
+        else
+            e[0] = (double)((7 * i + 3 * t) % 5 - 1);
+        if (complex)
+            e[1] = (double)((3 * i + t) % 4 - 2);
+    }
+    loom_array *a = loom_asarray(v, complex ? LOOM_COMPLEX128 : LOOM_FLOAT64, nd, shape);
+    free(v);
+    return loom_astype(a, d);
+}
+
+/* The line's checksums of r's values ("v:<c1>,<c2>"): true when they match. */
+static bool mc_values_match(loom_array *r, const char *v)
+{
+    long long c1, c2;
+    if (sscanf(v, "v:%lld,%lld", &c1, &c2) != 2)
+        return false;
+    ge_memo *m = calloc(1, sizeof *m);
+    ge_value *x = m ? ge_eval(r, m) : NULL;
+    double s1 = 0, s2 = 0;
+    for (int64_t i = 0; x && i < r->size; i++) {
+        s1 += x[i].re * (double)(i % 13 + 1) + x[i].im * (double)(i % 11 + 2);
+        s2 += (fabs(x[i].re) + 3 * fabs(x[i].im)) * (double)(i % 5 + 1);
+    }
+    bool ok = x && s1 == (double)c1 && s2 == (double)c2;
+    if (m)
+        ge_free(m);
+    free(m);
+    return ok;
 }
 
 static loom_array *mc_run(const char *fn, const char *extra, loom_array **ops, int n)
@@ -118,7 +159,7 @@ static int mc_check_line(const char *line, bool (*select)(const char *fn))
     loom_scope_begin();
     loom_array *ops[16] = {0};
     for (int i = 0; i < n && i < 16; i++)
-        ops[i] = mc_operand(strtok(NULL, " "));
+        ops[i] = mc_operand(strtok(NULL, " "), i);
     loom_clear_error();
     loom_array *r = mc_run(fn, extra, ops, n);
     check_count++;
@@ -131,16 +172,21 @@ static int mc_check_line(const char *line, bool (*select)(const char *fn))
         if (r || !e || strncmp(e, want_fn, strlen(want_fn)) != 0 || !strstr(e, rest))
             mc_report(line, "expected this error", r);
     } else {
-        char want_dt[32], want_shape[300];
-        sscanf(verdict, "ok %31s %299s", want_dt, want_shape);
+        char want_dt[32], want_shape[300], want_v[64] = "";
+        sscanf(verdict, "ok %31s %299s %63s", want_dt, want_shape, want_v);
         int64_t dims[LOOM_MAXDIMS];
         int nd = mc_parse_list(want_shape + 2, dims, LOOM_MAXDIMS);
         bool ok = r && !strcmp(loom_dtype_name(loom_dtype_of(r)), want_dt) &&
                   loom_ndim(r) == nd && !loom_is_weak(r);
         for (int i = 0; ok && i < nd; i++)
             ok = loom_shape(r)[i] == dims[i];
-        if (!ok)
+        if (!ok) {
             mc_report(line, "expected this dtype and shape", r);
+        } else if (want_v[0]) {
+            check_count++;
+            if (!mc_values_match(r, want_v))
+                mc_report(line, "expected these values", r);
+        }
     }
     loom_scope_end();
     return 1;

@@ -7,13 +7,21 @@ tests/test_einsum.c read it.
 
 One case per line:
 
-    <fn> <extra> <n> <operand>... -> ok <dtype> <shape>
+    <fn> <extra> <n> <operand>... -> ok <dtype> <shape> [v:<c1>,<c2>]
     <fn> <extra> <n> <operand>... -> err <message>
 
 An operand is "<dtype>:<shape>" ("float32:2,3"; "float32:" is 0-d); a result shape is
 "s:2,3". extra: "-"; tensordot "a:<axes_a>|<axes_b>"; trace and diagonal
 "o:<offset>,<axis1>,<axis2>"; linalg_matrix_power "n:<power>"; einsum "s:<subscripts>" with
-every space written as '~'. Inputs hold ones: every case is decided by dtypes and shapes.
+every space written as '~'.
+
+Operand t (0-based) holds small integers, element i (C order) being (7i + 3t) % 5 - 1 (unsigned
+dtypes (7i + 3t) % 4, bool (i + t) % 3 != 0, complex ones also the imaginary part
+(3i + t) % 4 - 2). Where NumPy's result equals the exact one (the same case computed in float64
+or complex128, != 0 for bool results), "v:" gives two checksums of its values r (flattened):
+c1 = sum(re(r[i]) * (i % 13 + 1) + im(r[i]) * (i % 11 + 2)) and
+c2 = sum((|re(r[i])| + 3 |im(r[i])|) * (i % 5 + 1)), which the tests compare with the values of
+the recorded graph (tests/graph_eval.h).
 
 NumPy has no bfloat16, so no case here has one: tests/test_matmul.c checks bfloat16 against
 Loom's promotion rules (docs/dtypes.md) instead.
@@ -45,11 +53,53 @@ def fmt_list(v):
     return ",".join(map(str, v))
 
 
+def values(dt, shape, t):
+    """Operand t's elements (the module docstring's formula)."""
+    i = np.arange(int(np.prod(shape, dtype=np.int64)))
+    if dt == "bool":
+        v = (i + t) % 3 != 0
+    elif dt.startswith("uint"):
+        v = (7 * i + 3 * t) % 4
+    else:
+        v = (7 * i + 3 * t) % 5 - 1
+    if dt.startswith("complex"):
+        v = v + 1j * ((3 * i + t) % 4 - 2)
+    return v.astype(dt).reshape(shape)
+
+
+def exact(dt):
+    return "complex128" if dt.startswith("complex") else "float64"
+
+
+def checksums(r, call, ops):
+    """" v:c1,c2" when r is the exact answer, else ""."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            e = np.asarray(call(*[values(dt, s, t).astype(exact(dt))
+                                  for t, (dt, s) in enumerate(ops)]))
+    except (ValueError, TypeError, IndexError, np.linalg.LinAlgError):
+        return ""
+    if r.dtype == bool:
+        e = e != 0
+    if e.shape != r.shape or not np.array_equal(e.astype(r.dtype), r) or \
+            not np.array_equal(np.asarray(r, dtype=np.complex128), np.asarray(e, np.complex128)):
+        return ""
+    flat = np.asarray(r, dtype=np.complex128).ravel()
+    if flat.size and np.max(np.abs(flat)) >= 2 ** 40:
+        return ""
+    re = [int(x) for x in flat.real]
+    im = [int(x) for x in flat.imag]
+    c1 = sum(x * (i % 13 + 1) + y * (i % 11 + 2) for i, (x, y) in enumerate(zip(re, im)))
+    c2 = sum((abs(x) + 3 * abs(y)) * (i % 5 + 1) for i, (x, y) in enumerate(zip(re, im)))
+    return " v:%d,%d" % (c1, c2)
+
+
 def run(fn, extra_txt, ops, call, loom_error=None):
     """One line: call(*arrays) is NumPy's answer; loom_error(shapes, numpy_message) may return
     Loom's message where Loom words an error otherwise or fails where NumPy does not (None:
     NumPy's answer stands). numpy_message is None when NumPy succeeded."""
-    arrays = [np.ones(shape, dtype=dt) for dt, shape in ops]
+    arrays = [values(dt, shape, t) for t, (dt, shape) in enumerate(ops)]
     head = "%s %s %d %s ->" % (fn, extra_txt, len(ops),
                                " ".join(fmt_operand(dt, shape) for dt, shape in ops))
     shapes = [s for _, s in ops]
@@ -63,7 +113,7 @@ def run(fn, extra_txt, ops, call, loom_error=None):
     msg = loom_error(shapes, None) if loom_error else None
     if msg:
         return head + " err " + msg
-    return head + " ok %s %s" % (r.dtype, fmt_shape(r.shape))
+    return head + " ok %s %s%s" % (r.dtype, fmt_shape(r.shape), checksums(r, call, ops))
 
 
 # ---- Loom's own wording (docs/linalg.md, "Differences from NumPy") ----
@@ -262,6 +312,67 @@ EINSUM = [
 ]
 
 
+def random_einsum(rng):
+    """A random valid (or size-mismatched, now and then) einsum of 1 to 4 operands."""
+    pool = "abcdefAB"
+    sizes = {c: rng.randint(1, 4) for c in pool}
+    n = rng.randint(1, 4)
+    nb = rng.randint(0, 2)
+    ell = [rng.randint(1, 3) for _ in range(nb)]
+    terms, shapes, seen = [], [], []
+    for _ in range(n):
+        labels = [rng.choice(pool) for _ in range(rng.randint(0, 4))]
+        shape = [sizes[c] if rng.random() < 0.85 else 1 for c in labels]
+        for k, c in enumerate(labels):  # a repeated label needs equal extents
+            shape[k] = shape[labels.index(c)]
+        term = "".join(labels)
+        if nb and rng.random() < 0.5:
+            e = rng.randint(0, nb)
+            pos = rng.randint(0, len(labels))
+            term = term[:pos] + "..." + term[pos:]
+            shape = shape[:pos] + [d if rng.random() < 0.8 else 1 for d in ell[nb - e:]] + \
+                shape[pos:]
+        if rng.random() < 0.05 and shape:
+            shape[rng.randrange(len(shape))] += 2
+        terms.append(term)
+        shapes.append(tuple(shape))
+        seen += labels
+    sub = ",".join(terms)
+    if rng.random() < 0.6:
+        out = sorted(set(seen), key=lambda c: rng.random())[:rng.randint(0, len(set(seen)))]
+        out = "".join(out)
+        if any("..." in t for t in terms):
+            pos = rng.randint(0, len(out))
+            out = out[:pos] + "..." + out[pos:]
+        sub += "->" + out
+    return sub, shapes
+
+
+def random_matmul_shapes(rng):
+    def batch():
+        return tuple(rng.choice([1, 2, 3]) for _ in range(rng.randint(0, 3)))
+    m, k, n = rng.randint(0, 4), rng.randint(0, 4), rng.randint(1, 4)
+    a = batch() + (m, k) if rng.random() < 0.8 else (k,)
+    b = batch() + (k if rng.random() < 0.95 else k + 1, n) if rng.random() < 0.8 else (k,)
+    return a, b
+
+
+def random_tensordot(rng):
+    na, nb, nc = rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 3)
+    common = [rng.randint(1, 4) for _ in range(nc)]
+    sa = [rng.randint(1, 3) for _ in range(na)] + common
+    sb = common + [rng.randint(1, 3) for _ in range(nb)]
+    pa = list(range(len(sa)))
+    pb = list(range(len(sb)))
+    rng.shuffle(pa)
+    rng.shuffle(pb)
+    shape_a = tuple(sa[i] for i in pa)
+    shape_b = tuple(sb[i] for i in pb)
+    axes_a = [pa.index(na + k) - (len(sa) if rng.random() < 0.3 else 0) for k in range(nc)]
+    axes_b = [pb.index(k) - (len(sb) if rng.random() < 0.3 else 0) for k in range(nc)]
+    return shape_a, shape_b, axes_a, axes_b
+
+
 def main():
     outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data")
@@ -280,6 +391,11 @@ def main():
             da, db = dtypes2()
             lines.append(run("matmul", "-", [(da, sa), (db, sb)], np.matmul))
 
+    for _ in range(150):
+        sa, sb = random_matmul_shapes(rng)
+        lines.append(run("matmul", "-", [(rng.choice(DTYPES), sa), (rng.choice(DTYPES), sb)],
+                         np.matmul))
+
     for fn, shapes, call in (("dot", DOT_SHAPES, np.dot), ("inner", INNER_SHAPES, np.inner),
                              ("vdot", VDOT_SHAPES, np.vdot), ("outer", OUTER_SHAPES, np.outer),
                              ("kron", KRON_SHAPES, np.kron)):
@@ -297,6 +413,14 @@ def main():
                              [(da, sa), (db, sb)],
                              lambda a, b, xa=xa, xb=xb: np.tensordot(a, b, (xa, xb)),
                              lambda shapes, m, xa=xa, xb=xb: tensordot_error(shapes, m, xa, xb)))
+
+    for _ in range(100):
+        sa, sb, xa, xb = random_tensordot(rng)
+        da, db = dtypes2()
+        lines.append(run("tensordot", "a:%s|%s" % (fmt_list(xa), fmt_list(xb)),
+                         [(da, sa), (db, sb)],
+                         lambda a, b, xa=xa, xb=xb: np.tensordot(a, b, (xa, xb)),
+                         lambda shapes, m, xa=xa, xb=xb: tensordot_error(shapes, m, xa, xb)))
 
     offsets = [0, 1, -1, 2, -2, 5, -5, (1 << 31) - 1, -(1 << 31) + 1]
     axis_pairs = [(0, 1), (1, 0), (0, -1), (-1, 1), (2, 0), (-1, -2), (0, 0), (1, -2), (3, 1),
@@ -335,6 +459,19 @@ def main():
             lines.append(run("einsum", "s:" + sub.replace(" ", "~"), ops,
                              lambda *a, sub=sub: np.einsum(sub, *a),
                              lambda shp, m, sub=sub: einsum_error(sub, shp, m)))
+
+    for _ in range(300):
+        sub, shapes = random_einsum(rng)
+        ops = [(rng.choice(DTYPES), sh) for sh in shapes]
+        lines.append(run("einsum", "s:" + sub, ops, lambda *a, sub=sub: np.einsum(sub, *a),
+                         lambda shp, m, sub=sub: einsum_error(sub, shp, m)))
+
+    # einsum's dtype is NumPy's n-ary result_type, which is not a fold of the pairwise one.
+    for _ in range(250):
+        n = rng.randint(3, 5)
+        ops = [(rng.choice(DTYPES), ()) for _ in range(n)]
+        lines.append(run("einsum", "s:" + "," * (n - 1), ops,
+                         lambda *a, n=n: np.einsum("," * (n - 1), *a)))
 
     header = ("# Generated by tools/gen_matmul_cases.py (NumPy %s); do not edit.\n"
               % np.__version__)
