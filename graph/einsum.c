@@ -714,7 +714,9 @@ loom_array *loom_einsum(const char *subscripts, loom_array *const *operands, int
         xs[iop] = sum_out(xs[iop], unite(output, all[1]), dt);
         ok = xs[iop].a != NULL;
     }
-    labelled x = ok ? contract_all(xs, n, output, out, nout, dt, sizes) : (labelled){.a = NULL, .nd = 0};
+    labelled x = {.a = NULL, .nd = 0};
+    if (ok)
+        x = contract_all(xs, n, output, out, nout, dt, sizes);
     if (x.a) {
         x = sum_out(x, output, dt);
         r = x.a ? arrange(&x, out, nout) : NULL;

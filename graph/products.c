@@ -82,7 +82,8 @@ static loom_array *not_aligned(const char *fn, int nda, const int64_t *sa, int i
                                const int64_t *sb, int ib)
 {
     char ba[512], bb[512];
-    loom__error(LOOM_ERR_INVALID, fn, "shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)",
+    loom__error(LOOM_ERR_INVALID, fn,
+                "shapes %s and %s not aligned: %lld (dim %d) != %lld (dim %d)",
                 loom__fmt_shape(ba, sizeof ba, nda, sa), loom__fmt_shape(bb, sizeof bb, ndb, sb),
                 (long long)sa[ia], ia, (long long)sb[ib], ib);
     return NULL;

@@ -103,7 +103,8 @@ static void test_nodes(void)
 
     /* Integers go through matmul's exact path. */
     loom_array *im = loom_einsum("ij,jk", OPS(i8, arr(LOOM_INT8, 2, I64(3, 4))), 2);
-    CHECK(im && im->op == LOOM_OP_SUM && im->dtype == LOOM_INT8 && count_op(im, LOOM_OP_MATMUL) == 0);
+    CHECK(im && im->op == LOOM_OP_SUM && im->dtype == LOOM_INT8 &&
+          count_op(im, LOOM_OP_MATMUL) == 0);
 
     /* A label only one operand has is summed before the contraction. */
     loom_array *pre = loom_einsum("ij,jk->k", OPS(a, b), 2);

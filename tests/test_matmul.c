@@ -193,7 +193,8 @@ static void test_product_nodes(void)
                                     (int[]){1, 0}, 2);
     CHECK_EQ_INT(count_op(td, LOOM_OP_MATMUL), 1);
     CHECK_SHAPE(td, 2, I64(2, 5));
-    loom_array *dd = loom_dot(arr(LOOM_FLOAT64, 3, I64(2, 3, 4)), arr(LOOM_FLOAT64, 3, I64(5, 4, 6)));
+    loom_array *dd =
+        loom_dot(arr(LOOM_FLOAT64, 3, I64(2, 3, 4)), arr(LOOM_FLOAT64, 3, I64(5, 4, 6)));
     CHECK_EQ_INT(count_op(dd, LOOM_OP_MATMUL), 1);
     CHECK_SHAPE(dd, 4, I64(2, 3, 5, 6));
     loom_array *vd = loom_vdot(arr(LOOM_COMPLEX64, 2, I64(2, 3)), arr(LOOM_FLOAT32, 1, I64(6)));
@@ -228,10 +229,16 @@ static void test_bfloat16(void)
             if (i != LOOM_BFLOAT16 && j != LOOM_BFLOAT16)
                 continue;
             loom_dtype want = loom_result_type((loom_dtype)i, (loom_dtype)j);
-            loom_array *a = arr((loom_dtype)i, 2, I64(2, 3)), *b = arr((loom_dtype)j, 2, I64(3, 4));
-            loom_array *r[] = {loom_matmul(a, b), loom_dot(a, b), loom_tensordot(a, b, (int[]){1}, (int[]){0}, 1),
-                               loom_outer(a, b), loom_kron(a, b), loom_vdot(a, loom_transpose(a, NULL)),
-                               loom_linalg_multi_dot((loom_array *[]){a, b, loom_transpose(b, NULL)}, 3)};
+            loom_array *a = arr((loom_dtype)i, 2, I64(2, 3));
+            loom_array *b = arr((loom_dtype)j, 2, I64(3, 4));
+            loom_array *chain[3] = {a, b, loom_transpose(b, NULL)};
+            loom_array *r[] = {loom_matmul(a, b),
+                               loom_dot(a, b),
+                               loom_tensordot(a, b, (int[]){1}, (int[]){0}, 1),
+                               loom_outer(a, b),
+                               loom_kron(a, b),
+                               loom_vdot(a, loom_transpose(a, NULL)),
+                               loom_linalg_multi_dot(chain, 3)};
             for (int k = 0; k < COUNT(r); k++) {
                 loom_dtype w = k == 5 ? (loom_dtype)i : want;
                 if (k == 6)
