@@ -145,9 +145,13 @@ loom_array *loom__node_finish_unscoped(loom_array *n);
 void loom__node_set_buffer(loom_array *n, loom_buffer *buf);
 /* Hands an existing reference to the current scope, as loom__node_finish does. Returns a. */
 loom_array *loom__adopt(loom_array *a);
-/* Checks a list of arrays passed to a public call: LOOM_ERR_INVALID for a bad list; for a NULL
- * entry too, keeping the error of the failed op that made it NULL (else "array i is NULL"). */
+/* Checks a list of arrays passed to a call that runs work (loom_eval, loom_get, DOT dumps):
+ * LOOM_ERR_INVALID for a bad list or a NULL entry, recording this call's own message, which
+ * quotes the error recorded before (normally the failure that made the NULL). */
 int loom__check_array_list(const char *fn, loom_array *const *arrays, int n);
+/* The same for ops taking a list of arrays (einsum, multi_dot): a NULL entry keeps the error
+ * already recorded, as a NULL input of any op does (else "array i is NULL"). */
+int loom__check_input_list(const char *fn, loom_array *const *arrays, int n);
 /* Follows VIEW nodes to the array they index (a non-view). */
 loom_array *loom__view_base(loom_array *a);
 

@@ -366,6 +366,23 @@ int loom__check_array_list(const char *fn, loom_array *const *arrays, int n)
     return LOOM_OK;
 }
 
+int loom__check_input_list(const char *fn, loom_array *const *arrays, int n)
+{
+    if (n < 0 || (n > 0 && !arrays)) {
+        loom__error(LOOM_ERR_INVALID, fn, "invalid array list (n = %d)", n);
+        return LOOM_ERR_INVALID;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!arrays[i]) {
+            /* a NULL from a failed op: its error says what went wrong first */
+            if (!loom_last_error())
+                loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL", i);
+            return LOOM_ERR_INVALID;
+        }
+    }
+    return LOOM_OK;
+}
+
 /* ---- queries ---- */
 
 int loom_ndim(const loom_array *a) { return a ? a->ndim : -1; }

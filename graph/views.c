@@ -15,8 +15,8 @@ static bool same_map(const loom_array *a, int ndim, const int64_t *shape,
     return true;
 }
 
-static loom_array *make_view(const char *fn, const char *label, loom_array *a, int ndim,
-                             const int64_t *shape, int64_t *strides, int64_t offset)
+loom_array *loom__map_view(const char *fn, const char *label, loom_array *a, int ndim,
+                           const int64_t *shape, int64_t *strides, int64_t offset)
 {
     /* Extent-1 axes get stride 0, so equal maps hash equally whichever call made them. */
     for (int i = 0; i < ndim; i++)
@@ -176,7 +176,7 @@ loom_array *loom__reshape(const char *fn, const char *label, loom_array *a, int 
         loom_scope_end();
         return r;
     }
-    return make_view(fn, label, a, ndim, dims, strides, a->offset);
+    return loom__map_view(fn, label, a, ndim, dims, strides, a->offset);
 }
 
 loom_array *loom_reshape(loom_array *a, int ndim, const int64_t *shape)
@@ -198,7 +198,7 @@ static loom_array *permute(const char *fn, const char *label, loom_array *a, con
         shape[i] = a->shape[perm[i]];
         strides[i] = a->strides[perm[i]];
     }
-    return make_view(fn, label, a, a->ndim, shape, strides, a->offset);
+    return loom__map_view(fn, label, a, a->ndim, shape, strides, a->offset);
 }
 
 loom_array *loom_transpose(loom_array *a, const int *axes)
@@ -278,7 +278,7 @@ loom_array *loom_expand_dims(loom_array *a, int axis)
             strides[i] = a->strides[k++];
         }
     }
-    return make_view(fn, "expand_dims", a, a->ndim + 1, shape, strides, a->offset);
+    return loom__map_view(fn, "expand_dims", a, a->ndim + 1, shape, strides, a->offset);
 }
 
 loom_array *loom_squeeze(loom_array *a, const int *axes, int naxes)
@@ -305,7 +305,7 @@ loom_array *loom_squeeze(loom_array *a, const int *axes, int naxes)
     }
     int64_t shape[LOOM_MAXDIMS], strides[LOOM_MAXDIMS];
     int nd = drop_axes(a, mask, shape, strides);
-    return make_view(fn, "squeeze", a, nd, shape, strides, a->offset);
+    return loom__map_view(fn, "squeeze", a, nd, shape, strides, a->offset);
 }
 
 /* ---- slicing, flipping and indexing ---- */
@@ -366,7 +366,7 @@ loom_array *loom_slice(loom_array *a, int axis, int64_t start, int64_t stop, int
     int64_t shape[LOOM_MAXDIMS], strides[LOOM_MAXDIMS], offset = a->offset;
     int nd = drop_axes(a, 0, shape, strides);
     slice_axis(shape, strides, &offset, ax, start, stop, step);
-    return make_view(fn, "slice", a, nd, shape, strides, offset);
+    return loom__map_view(fn, "slice", a, nd, shape, strides, offset);
 }
 
 loom_array *loom_flip(loom_array *a, const int *axes, int naxes)
@@ -382,7 +382,7 @@ loom_array *loom_flip(loom_array *a, const int *axes, int naxes)
     for (int i = 0; i < nd; i++)
         if (mask >> i & 1)
             slice_axis(shape, strides, &offset, i, LOOM_NONE, LOOM_NONE, -1);
-    return make_view(fn, "flip", a, nd, shape, strides, offset);
+    return loom__map_view(fn, "flip", a, nd, shape, strides, offset);
 }
 
 loom_array *loom_index(loom_array *a, int axis, int64_t index)
@@ -400,5 +400,5 @@ loom_array *loom_index(loom_array *a, int axis, int64_t index)
     int64_t shape[LOOM_MAXDIMS], strides[LOOM_MAXDIMS];
     int64_t offset = a->offset + (index < 0 ? index + n : index) * a->strides[ax];
     int nd = drop_axes(a, (uint64_t)1 << ax, shape, strides);
-    return make_view(fn, "index", a, nd, shape, strides, offset);
+    return loom__map_view(fn, "index", a, nd, shape, strides, offset);
 }

@@ -13,6 +13,11 @@ int loom__normalize_axis(const char *fn, const char *what, int axis, int ndim, i
  * given twice fails with "fn: dup_msg". Returns 0 or -1. */
 int loom__normalize_axes(const char *fn, const int *axes, int naxes, int ndim,
                          const char *dup_msg, int *out, uint64_t *mask);
+/* A view of a with the map (shape, strides, offset) onto loom__view_base(a), computed from a's
+ * own map, in canonical form: extent-1 axes get stride 0 (strides is updated), and a itself
+ * comes back when the map is a's (the base when it is the base's). */
+loom_array *loom__map_view(const char *fn, const char *label, loom_array *a, int ndim,
+                           const int64_t *shape, int64_t *strides, int64_t offset);
 /* A lazy C-contiguous copy of a (a COPY node, never a view). */
 loom_array *loom__copy(const char *fn, loom_array *a);
 /* loom_reshape with errors under fn and label for the view it makes. */

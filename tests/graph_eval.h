@@ -1,0 +1,194 @@
+/* A slow reference evaluator of recorded graphs on the CPU, for the node kinds the matrix
+ * products record (host leaves, scalars, eye, views, copies, casts, multiply, logical_and,
+ * conjugate, sum, any, matmul), so tests can check the values a graph stands for without a GPU.
+ * Values are complex doubles; integer results wrap to their dtype at every node, bool results
+ * are 0 or 1. Float rounding is not modelled: tests feed small integers, which every float
+ * dtype holds exactly. */
+#ifndef LOOM_TEST_GRAPH_EVAL_H
+#define LOOM_TEST_GRAPH_EVAL_H
+
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ge_value {
+    double re, im;
+} ge_value;
+
+typedef struct ge_memo {
+    const loom_array *node[1024];
+    ge_value *val[1024];
+    int n;
+} ge_memo;
+
+static ge_value ge_convert(ge_value v, loom_dtype dt)
+{
+    if (dt == LOOM_BOOL)
+        return (ge_value){v.re != 0 || v.im != 0, 0};
+    if (loom__is_complex(dt))
+        return v;
+    double x = trunc(v.re);
+    switch (dt) {
+    case LOOM_INT8: return (ge_value){(int8_t)(int64_t)x, 0};
+    case LOOM_INT16: return (ge_value){(int16_t)(int64_t)x, 0};
+    case LOOM_INT32: return (ge_value){(int32_t)(int64_t)x, 0};
+    case LOOM_INT64: return (ge_value){(double)(int64_t)x, 0};
+    case LOOM_UINT8: return (ge_value){(uint8_t)(int64_t)x, 0};
+    case LOOM_UINT16: return (ge_value){(uint16_t)(int64_t)x, 0};
+    case LOOM_UINT32: return (ge_value){(uint32_t)(int64_t)x, 0};
+    case LOOM_UINT64: return (ge_value){(double)(uint64_t)(int64_t)x, 0};
+    default: return (ge_value){v.re, 0};
+    }
+}
+
+/* The multi-index of flat C-order index f in shape. */
+static void ge_unravel(int64_t f, int nd, const int64_t *shape, int64_t *idx)
+{
+    for (int d = nd; d-- > 0;) {
+        idx[d] = shape[d] ? f % shape[d] : 0;
+        f = shape[d] ? f / shape[d] : 0;
+    }
+}
+
+static ge_value *ge_eval(loom_array *n, ge_memo *m);
+
+/* The value of an elementwise input at flat index i of its node (0-d scalars broadcast). */
+static ge_value ge_in(const ge_value *v, const loom_array *in, int64_t i)
+{
+    return in->ndim == 0 ? v[0] : v[i];
+}
+
+static ge_value *ge_compute(loom_array *n, ge_memo *m)
+{
+    int64_t size = n->size, idx[LOOM_MAXDIMS];
+    ge_value *out = calloc((size_t)(size ? size : 1), sizeof *out);
+    ge_value *in[LOOM_MAX_EW_INPUTS] = {0};
+    for (int k = 0; k < n->ninputs; k++)
+        if (!(in[k] = ge_eval(n->inputs[k], m)))
+            goto fail;
+    loom_dtype dt = (loom_dtype)n->dtype;
+    switch (n->op) {
+    case LOOM_OP_HOST:
+        for (int64_t i = 0; i < size; i++) {
+            if (dt == LOOM_COMPLEX128)
+                out[i] = (ge_value){((double *)n->host_data)[2 * i],
+                                    ((double *)n->host_data)[2 * i + 1]};
+            else
+                out[i].re = loom__host_to_double(
+                    (char *)n->host_data + (size_t)i * loom_dtype_size(dt), dt);
+        }
+        break;
+    case LOOM_OP_SCALAR: out[0] = ge_convert((ge_value){n->param.value.re, n->param.value.im}, dt); break;
+    case LOOM_OP_EYE:
+        for (int64_t i = 0; i < size; i++) {
+            ge_unravel(i, 2, n->shape, idx);
+            out[i].re = idx[1] - idx[0] == n->param.eye.k;
+        }
+        break;
+    case LOOM_OP_VIEW:
+        for (int64_t i = 0; i < size; i++) {
+            ge_unravel(i, n->ndim, n->shape, idx);
+            int64_t f = n->offset;
+            for (int d = 0; d < n->ndim; d++)
+                f += idx[d] * n->strides[d];
+            out[i] = in[0][f];
+        }
+        break;
+    case LOOM_OP_COPY:
+    case LOOM_OP_CAST:
+        for (int64_t i = 0; i < size; i++)
+            out[i] = ge_convert(in[0][i], dt);
+        break;
+    case LOOM_OP_CONJ:
+        for (int64_t i = 0; i < size; i++)
+            out[i] = ge_convert((ge_value){in[0][i].re, -in[0][i].im}, dt);
+        break;
+    case LOOM_OP_MULTIPLY:
+    case LOOM_OP_LOGICAL_AND:
+        for (int64_t i = 0; i < size; i++) {
+            ge_value a = ge_convert(ge_in(in[0], n->inputs[0], i), (loom_dtype)n->cdtype);
+            ge_value b = ge_convert(ge_in(in[1], n->inputs[1], i), (loom_dtype)n->cdtype);
+            ge_value p = {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+            if (n->op == LOOM_OP_LOGICAL_AND)
+                p = (ge_value){(a.re || a.im) && (b.re || b.im), 0};
+            out[i] = ge_convert(p, dt);
+        }
+        break;
+    case LOOM_OP_SUM:
+    case LOOM_OP_ANY: {
+        const loom_array *a = n->inputs[0];
+        uint32_t mask = (uint32_t)n->param.reduce.axes;
+        bool logical = n->op == LOOM_OP_ANY || n->cdtype == LOOM_BOOL;
+        for (int64_t i = 0; i < a->size; i++) {
+            ge_unravel(i, a->ndim, a->shape, idx);
+            int64_t f = 0;
+            for (int d = 0, k = 0; d < a->ndim; d++) {
+                if (mask >> d & 1) {
+                    if (n->param.reduce.keepdims)
+                        f = f * n->shape[k++];
+                    continue;
+                }
+                f = f * n->shape[k] + idx[d];
+                k++;
+            }
+            ge_value v = ge_convert(in[0][i], (loom_dtype)n->cdtype);
+            if (logical)
+                out[f].re = out[f].re || v.re || v.im;
+            else
+                out[f] = ge_convert((ge_value){out[f].re + v.re, out[f].im + v.im},
+                                    (loom_dtype)n->cdtype);
+        }
+        for (int64_t i = 0; i < size; i++)
+            out[i] = ge_convert(out[i], dt);
+        break;
+    }
+    case LOOM_OP_MATMUL: {
+        const loom_array *a = n->inputs[0];
+        int nd = n->ndim;
+        int64_t rows = n->shape[nd - 2], cols = n->shape[nd - 1], k = a->shape[nd - 1];
+        for (int64_t i = 0; i < size; i++) {
+            int64_t batch = i / (rows * cols), r = i / cols % rows, c = i % cols;
+            ge_value s = {0, 0};
+            for (int64_t t = 0; t < k; t++) {
+                ge_value x = in[0][(batch * rows + r) * k + t];
+                ge_value y = in[1][(batch * k + t) * cols + c];
+                s.re += x.re * y.re - x.im * y.im;
+                s.im += x.re * y.im + x.im * y.re;
+            }
+            out[i] = ge_convert(s, dt);
+        }
+        break;
+    }
+    default:
+        fprintf(stderr, "graph_eval: no reference for op %s\n", loom__ops[n->op].name);
+        goto fail;
+    }
+    return out;
+fail:
+    free(out);
+    return NULL;
+}
+
+static ge_value *ge_eval(loom_array *n, ge_memo *m)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->node[i] == n)
+            return m->val[i];
+    ge_value *v = ge_compute(n, m);
+    if (v && m->n < 1024) {
+        m->node[m->n] = n;
+        m->val[m->n++] = v;
+    }
+    return v;
+}
+
+static void ge_free(ge_memo *m)
+{
+    for (int i = 0; i < m->n; i++)
+        free(m->val[i]);
+    m->n = 0;
+}
+
+#endif
