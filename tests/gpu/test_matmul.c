@@ -843,7 +843,7 @@ static void check_trace(opnd a, int64_t off, int ax1, int ax2)
     snprintf(copy, sizeof copy, "%s->%s", spec, spec);
     loom_array *dg = loom_diagonal(a.a, off, ax1, ax2);
     check_count++;
-    if (dg && !loom_is_view(dg))
+    if (dg && d.shape[r] > 0 && !loom_is_view(dg)) /* an empty one may be a plain empty array */
         fail("%s", w, "not a view");
     compare(w, dg, host_einsum(copy, &d, 1, dt, 0));
 }
