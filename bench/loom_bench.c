@@ -24,7 +24,7 @@
 extern char **environ;
 
 #define N_BIG (1 << 26)
-#define ROWS 8192 /* softmax, layernorm and the 8192² matmuls: ROWS x ROWS, as the peers */
+#define ROWS 8192 /* softmax, layernorm and the 8192x8192 matmuls: ROWS x ROWS, as the peers */
 #define REPS 20
 #define WARM 3
 
