@@ -1,10 +1,13 @@
-/* Loom's side of the BENCH.md workloads, timed like shared/peers/peer_bench.py: the whole call
- * (graph building, planning, launch) plus a synchronize, median of 20 runs after 3 warm-ups.
- * Prints one line per workload in peer_bench's format; bench/compare.py builds the table.
+/* Loom's side of the benchmark workloads, timed like the peers' scripts (.peers/peer_bench.py
+ * and .peers/peer_bench_lib.py, copied there at run time): the whole call (graph building,
+ * planning, launch) plus a synchronize, median of 20 runs after 3 warm-ups. Prints one line per
+ * workload in the peers' format; bench/compare.py builds the table.
  *   loom_bench [workload ...]      (chain scale mse softmax layernorm rownorm sum_full sum_cols
- *                                   small64 ones2GB compile disk_load)
- * sum_full and sum_cols have no peer in peer_bench.py: compare.py shows them against the copy
- * limit only (issue 4: within 10% and 15% of it).
+ *                                   small64 ones2GB matmul32 matmul64_10k matmul_relu_bias bmm64
+ *                                   compile disk_load)
+ * sum_full and sum_cols have no peer; compare.py shows them against the copy limit only (issue 4:
+ * within 10% and 15% of it). The matmuls are compute-bound (0 effective bytes, GB/s printed as
+ * nan) except bmm64, whose 64x64 products are memory-bound; compare.py adds their TFLOP/s.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec/exec.h"
@@ -21,7 +24,7 @@
 extern char **environ;
 
 #define N_BIG (1 << 26)
-#define ROWS 8192 /* softmax and layernorm: ROWS x ROWS, as peer_bench.py */
+#define ROWS 8192 /* softmax, layernorm and the 8192x8192 matmuls: ROWS x ROWS, as the peers */
 #define REPS 20
 #define WARM 3
 
@@ -136,18 +139,54 @@ static loom_array *ones2gb(loom_array *const *in)
 }
 
 /* Device-generated, so the upload is not timed: frac(sin(i) * 43758.5453) in [0, 1) for i from
- * start; reshaped to rows x n/rows where rows > 1. */
-static loom_array *random_input(int64_t n, double start, int64_t rows)
+ * start, computed in dt, with the given shape. */
+static loom_array *random_array(loom_dtype dt, int ndim, const int64_t *shape, double start)
 {
-    loom_array *i = loom_arange(start, start + (double)n, 1, LOOM_FLOAT32);
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++)
+        n *= shape[d];
+    loom_array *i = loom_arange(start, start + (double)n, 1, dt);
     loom_array *s = loom_mul_scalar(loom_sin(i), 43758.5453);
     loom_array *f = loom_subtract(s, loom_floor(s));
-    loom_array *x = rows > 1 ? loom_reshape(f, 2, (int64_t[]){rows, n / rows}) : loom_retain(f);
+    loom_array *x = loom_reshape(f, ndim, shape);
     loom_eval(x);
     loom_release(i);
     loom_release(s);
     loom_release(f);
     return x;
+}
+
+/* float32, reshaped to rows x n/rows where rows > 1. */
+static loom_array *random_input(int64_t n, double start, int64_t rows)
+{
+    return rows > 1 ? random_array(LOOM_FLOAT32, 2, (int64_t[]){rows, n / rows}, start)
+                    : random_array(LOOM_FLOAT32, 1, &n, start);
+}
+
+static loom_array *matmul(loom_array *const *in) { return loom_matmul(in[0], in[1]); }
+
+/* relu(a @ b + bias), relu as maximum(x, 0) */
+static loom_array *matmul_relu_bias(loom_array *const *in)
+{
+    return loom_maximum_scalar(loom_add(loom_matmul(in[0], in[1]), in[2]), 0.0);
+}
+
+/* a @ b on two fresh (rows, cols...) inputs of dtype dt, plus a bias of the last extent for
+ * relu_bias */
+static int bench_matmul(const char *name, loom_dtype dt, int ndim, const int64_t *shape,
+                        bool relu_bias, double bytes)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++)
+        n *= shape[d];
+    loom_array *in[3] = {random_array(dt, ndim, shape, 0), random_array(dt, ndim, shape, (double)n),
+                         relu_bias ? random_array(dt, 1, &shape[ndim - 1], 1) : NULL};
+    int bad = in[0] && in[1] && (in[2] || !relu_bias)
+                  ? time_workload(name, relu_bias ? matmul_relu_bias : matmul, in, bytes)
+                  : failed(name);
+    for (int i = 0; i < 3; i++)
+        loom_release(in[i]);
+    return bad;
 }
 
 /* First NVRTC compile of a fused kernel never seen before (empty disk cache). */
@@ -267,6 +306,14 @@ int main(int argc, char **argv)
     }
     if (wanted(argc, argv, "ones2GB"))
         bad |= time_workload("ones2GB", ones2gb, NULL, 8.0 * 1000 * 500 * 500);
+    if (wanted(argc, argv, "matmul32"))
+        bad |= bench_matmul("matmul32", LOOM_FLOAT32, 2, (int64_t[]){ROWS, ROWS}, false, 0);
+    if (wanted(argc, argv, "matmul64_10k"))
+        bad |= bench_matmul("matmul64_10k", LOOM_FLOAT64, 2, (int64_t[]){10000, 10000}, false, 0);
+    if (wanted(argc, argv, "matmul_relu_bias"))
+        bad |= bench_matmul("matmul_relu_bias", LOOM_FLOAT32, 2, (int64_t[]){ROWS, ROWS}, true, 0);
+    if (wanted(argc, argv, "bmm64")) /* reads a and b, writes the product: 3 x 4 bytes each */
+        bad |= bench_matmul("bmm64", LOOM_FLOAT32, 3, (int64_t[]){4096, 64, 64}, false, 12.0 * 4096 * 64 * 64);
     if (wanted(argc, argv, "compile"))
         bad |= bench_compile();
     return bad;

@@ -3,8 +3,11 @@
 #   bash bench/run_device.sh test    build (Release), ctest -L gpu, compute-sanitizer memcheck
 #   bash bench/run_device.sh bench [workload ...]
 #                                    build (Release), loom_bench, roofline and the peers (all
-#                                    workloads unless named: a device call has 600 s)
-# Peers: copy ../shared/peers into .peers/ (git-ignored) first and carry it. Logs go to $OUT.
+#                                    workloads unless named: a device call has 600 s; the
+#                                    matmuls, e.g. `bench matmul32 matmul64_10k matmul_relu_bias
+#                                    bmm64`, run on the peers only when named)
+# Peers: copy the peer scripts (peer_bench.py, peer_bench_lib.py, roofline.cu) into .peers/
+# (git-ignored) first and carry it. Logs go to $OUT; every peer's lines go to one peers.log.
 set -u -o pipefail
 OUT=${OUT:-/tmp/loom-out}
 mkdir -p "$OUT"
@@ -38,10 +41,29 @@ cat "$OUT/loom.log"
 if [ -d .peers ]; then
     nvcc -O3 -arch=sm_90 -o /tmp/roofline .peers/roofline.cu && /tmp/roofline >"$OUT/roofline.log" 2>&1
     tail -3 "$OUT/roofline.log"
-    for fw in cupy cupy.fuse jax torch torch.compile; do
-        # shellcheck disable=SC2086
-        timeout 240 python3 .peers/peer_bench.py "$fw" $workloads \
-            >"$OUT/peer_$fw.log" 2>&1
-    done
+    # Each peer script gets the named workloads it knows (quoted in it), and is not started
+    # when it knows none: importing the frameworks alone takes seconds to minutes.
+    pick() {
+        local w found=""
+        for w in $workloads; do
+            grep -qF "\"$w\"" "$1" && found="$found $w"
+        done
+        echo "$found"
+    }
+    : >"$OUT/peers.log"
+    run_peers() { # script, frameworks...
+        local script=$1 fw names
+        shift
+        [ -f "$script" ] || return 0
+        names=$(pick "$script")
+        [ -n "$names" ] || return 0
+        for fw in "$@"; do
+            echo "# $script $fw$names" >>"$OUT/peers.log"
+            # shellcheck disable=SC2086
+            timeout 240 python3 "$script" "$fw" $names >>"$OUT/peers.log" 2>&1
+        done
+    }
+    run_peers .peers/peer_bench.py cupy cupy.fuse jax torch torch.compile
+    run_peers .peers/peer_bench_lib.py cupy jax torch torch.compile
 fi
 python3 bench/compare.py "$OUT"/*.log | tee "$OUT/table.txt"
