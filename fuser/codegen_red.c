@@ -606,6 +606,14 @@ static void define_arg(loom_strbuf *defs, const char *name, int p)
     loom__sb_printf(defs, "#define %s p%d\n", name, p);
 }
 
+/* Column reductions: 32 columns a block, for every combination of the other kept axes. A kept
+ * extent of 0 leaves nothing to compute (and must not be divided by). */
+static int64_t column_blocks(const rctx *c)
+{
+    int64_t cols = c->ext[c->rank - 1];
+    return cols == 0 ? 0 : (cols + 31) / 32 * (c->K / cols);
+}
+
 static int build_kernel(rctx *c, const geometry *g, const int *roots, int nroots, loom_kernel *k)
 {
     const loom_walk *w = c->w;
@@ -700,7 +708,7 @@ static int build_kernel(rctx *c, const geometry *g, const int *roots, int nroots
     k->vec = 1;
     int64_t outs_per_block = g->persistent ? 1 : c->column ? 32 : BLOCK / g->team;
     int64_t nblocks = c->column && !g->persistent
-                          ? (c->ext[c->rank - 1] + 31) / 32 * (c->K / c->ext[c->rank - 1])
+                          ? column_blocks(c)
                           : (c->K + outs_per_block - 1) / outs_per_block;
     k->grid[0] = (unsigned)nblocks;
     k->grid[1] = g->mode == MODE_PARTIAL ? (unsigned)g->nchunk : 1;
@@ -784,7 +792,7 @@ int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan_builde
             g.items = 1;
     } else {
         g.team = c.column ? 32 : pow2_at_least(c.R / 8, 32, BLOCK);
-        int64_t blocks = c.column ? (c.ext[c.rank - 1] + 31) / 32 * (c.K / c.ext[c.rank - 1])
+        int64_t blocks = c.column ? column_blocks(&c)
                                   : (c.K + BLOCK / g.team - 1) / (BLOCK / g.team);
         int64_t per_chunk_min = c.column ? 256 : 4096;
         if (blocks < TARGET_BLOCKS / 4 && c.R > 2 * per_chunk_min) {

@@ -332,7 +332,14 @@ template <class C> LOOM__D C loom__casinh(C z) {
     return loom__c<C>(loom__asinh(s1.re * s2.im - s2.re * s1.im),
                       loom__atan2(z.im, s1.re * s2.re - s1.im * s2.im));
 }
-template <class C> LOOM__D C loom__casin(C z) { return loom__mul_neg_i(loom__casinh(loom__mul_i(z))); }
+template <class C> LOOM__D C loom__casin(C z) {
+    typedef LOOM__R R;
+    /* asin(+-inf + nan i): Annex G leaves the infinity's sign unspecified and it would follow a
+     * NaN's sign bit here; glibc (NumPy's) gives nan + inf i */
+    if (loom__isinf(z.re) && loom__isnan(z.im))
+        return loom__c<C>(loom__nan<R>(), loom__lim<R>::inf());
+    return loom__mul_neg_i(loom__casinh(loom__mul_i(z)));
+}
 
 template <class C> LOOM__D C loom__cacos(C z) {
     typedef LOOM__R R;
