@@ -170,10 +170,31 @@ static void test_every_dtype(void)
     }
 }
 
+/* Kept axes of extent 0: nothing to compute, and planning must not divide by the extent
+ * (it used to die of SIGFPE for column reductions). */
+static void test_empty_kept_axes(void)
+{
+    loom_scope_begin();
+    int ax0 = 0;
+    loom_array *z = loom_zeros(2, (int64_t[]){3, 0}, LOOM_FLOAT32);
+    loom_array *e = test_input(3, (int64_t[]){4, 0, 6}, LOOM_INT32);
+    loom_array *r[4] = {loom_sum(z, &ax0, 1, false), loom_amax(z, &ax0, 1, false),
+                        loom_argmax(z, 0, false), loom_sum(e, &ax0, 1, false)};
+    for (int i = 0; i < 4; i++) {
+        loom_plan *p = plan_of(&r[i], 1, true);
+        CHECK(p != NULL);
+        for (int k = 0; p && k < p->nsteps; k++)
+            CHECK_EQ_INT(p->steps[k].kernel.work, 0);
+        loom__plan_free(p);
+    }
+    loom_scope_end();
+}
+
 int main(void)
 {
     verbose = getenv("LOOM_TEST_VERBOSE") != NULL;
     test_fusion_counts();
     test_every_dtype();
+    test_empty_kept_axes();
     return check_summary("test_reduce_fusion");
 }
