@@ -1,4 +1,4 @@
-/* Host cost of recording one op (BENCH.md: target <= 0.3 us; CuPy eager spends ~8 us): build
+/* Host cost of recording one op (target <= 0.3 us, docs/PERF.md; CuPy eager spends ~8 us): build
  * a 1000-op elementwise chain inside a scope and release it, median over many repetitions.
  * Nothing is evaluated, so no GPU is needed.
  *   record_overhead scalar_ops ns_per_op=...   x = x*1.0001 + 0.5, alternating

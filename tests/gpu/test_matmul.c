@@ -1056,6 +1056,7 @@ static void test_graph_replay(void)
                    (unsigned long long)(s1.kernels_launched - s0.kernels_launched));
             CHECK_EQ_INT(s1.graph_launches - s0.graph_launches, 1);
             CHECK_EQ_INT(s1.kernels_launched - s0.kernels_launched, 0);
+            CHECK_EQ_INT(s1.host_syncs - s0.host_syncs, 0); /* no host wait inside the plan */
         }
         if (rep == 2) { /* and the replay computed this input's product */
             expect c = ref_matmul(&a.h, &b.h, LOOM_FLOAT32);
