@@ -3,7 +3,7 @@
  * cuBLAS is column-major and Loom row-major: the row-major product C = A B is the column-major
  * product C^T = B^T A^T, so B goes first. An operand whose view cuBLAS can describe (rows or
  * columns at unit stride, one uniform stride between batch members, 0 for a broadcast batch) is
- * passed as it lies, transposed or not; any other operand is first written to memory by an
+ * passed as it lies, transposed or not (conjugated and transposed: op C); any other operand is first written to memory by an
  * elementwise kernel. */
 #include "lower.h"
 
@@ -19,7 +19,8 @@
 typedef struct operand {
     int buffer;
     size_t byte_offset;
-    char op;             /* 'N': rows at unit stride (row-major), 'T': columns (a transpose) */
+    char op;             /* 'N': rows at unit stride (row-major), 'T': columns (a transpose),
+                            'C': columns, conjugated */
     int64_t ld, batch_stride;
 } operand;
 
@@ -58,11 +59,33 @@ static bool describe(int ndim, const int64_t *shape, const int64_t *strides, ope
     return o->batch_stride >= 0 && fits_int(o->ld);
 }
 
-/* The operand as a view of a value in memory: its base's walk index and its strides. */
+/* conj(v) of a view cuBLAS reads transposed is passed as op C (conjugate transpose) on v:
+ * the Hermitian transpose of a matrix, b.conj().T, costs no copy. NULL when it does not apply. */
+static const loom_array *conj_of_transposed(const loom_array *a)
+{
+    if (loom__is_input(a) || a->op != LOOM_OP_CONJ || !loom__is_complex((loom_dtype)a->dtype))
+        return NULL;
+    const loom_array *v = a->inputs[0];
+    operand o;
+    if (loom__is_input(v) || v->op != LOOM_OP_VIEW || v->dtype != a->dtype ||
+        !describe(v->ndim, v->shape, v->strides, &o) || o.op != 'T')
+        return NULL;
+    return v;
+}
+
+/* The operand as a view of a value in memory: its layout and byte offset. */
 static bool in_place(const loom_walk *w, const loom_array *a, operand *o)
 {
     int64_t strides[LOOM_MAXDIMS];
     const loom_walk_node *v = &w->v[loom__walk_at(w, a)];
+    const loom_array *cv = v->materialize ? NULL : conj_of_transposed(a);
+    if (cv) {
+        o->byte_offset = (size_t)cv->offset * loom_dtype_size((loom_dtype)cv->dtype);
+        if (!describe(cv->ndim, cv->shape, cv->strides, o))
+            return false;
+        o->op = 'C';
+        return true;
+    }
     if (loom__is_input(a) || v->materialize) {
         loom__contiguous_strides(a->ndim, a->shape, strides);
         o->byte_offset = 0;
@@ -85,10 +108,11 @@ static void operands_in_memory(loom_walk *w, int i)
         if (loom__is_input(a))
             continue;
         operand o;
-        int64_t strides[LOOM_MAXDIMS];
-        for (int d = 0; d < a->ndim; d++)
-            strides[d] = a->strides[d];
-        if (a->op == LOOM_OP_VIEW && describe(a->ndim, a->shape, strides, &o)) {
+        const loom_array *cv = conj_of_transposed(a);
+        if (cv) {
+            if (!loom__is_input(cv->inputs[0]))
+                w->v[loom__walk_at(w, cv->inputs[0])].materialize = true;
+        } else if (a->op == LOOM_OP_VIEW && describe(a->ndim, a->shape, a->strides, &o)) {
             if (!loom__is_input(a->inputs[0]))
                 w->v[loom__walk_at(w, a->inputs[0])].materialize = true;
         } else {
@@ -100,6 +124,9 @@ static void operands_in_memory(loom_walk *w, int i)
 static int buffer_of(const loom_walk *w, const loom_array *a)
 {
     int b = w->v[loom__walk_at(w, a)].buffer;
+    const loom_array *cv = b < 0 ? conj_of_transposed(a) : NULL;
+    if (cv)
+        a = cv;
     if (b < 0 && a->op == LOOM_OP_VIEW)
         b = w->v[loom__walk_at(w, a->inputs[0])].buffer;
     return b;

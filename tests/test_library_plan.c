@@ -102,6 +102,19 @@ static void test_layouts(void)
     CHECK(g && g->op_b == 'N' && g->ldb == 7);
     loom__plan_free(p);
 
+    /* the Hermitian transpose of a matrix is read in place as op C; a conjugate alone is not */
+    loom_array *ca = test_input(2, (int64_t[]){5, 7}, LOOM_COMPLEX128);
+    loom_array *cb = test_input(2, (int64_t[]){3, 7}, LOOM_COMPLEX128);
+    p = plan_of(loom__matmul("test", ca, loom_conjugate(loom_transpose(cb, NULL))), true);
+    g = gemm_of(p);
+    CHECK(g && g->op_a == 'C' && g->op_b == 'N' && g->lda == 7 && g->m == 3 && g->k == 7);
+    CHECK_EQ_INT(count(p, LOOM_STEP_KERNEL), 0);
+    loom__plan_free(p);
+    loom_array *cc = test_input(2, (int64_t[]){7, 3}, LOOM_COMPLEX128);
+    p = plan_of(loom__matmul("test", ca, loom_conjugate(cc)), true);
+    CHECK(p && count(p, LOOM_STEP_KERNEL) == 1 && gemm_of(p) && gemm_of(p)->op_a == 'N');
+    loom__plan_free(p);
+
     /* a computed operand is materialised once, contiguous */
     p = plan_of(loom__matmul("test", loom_sin(a), b), true);
     CHECK(p && p->nsteps == 2 && p->steps[0].kind == LOOM_STEP_KERNEL);
