@@ -59,9 +59,12 @@ static bool describe(int ndim, const int64_t *shape, const int64_t *strides, ope
     return o->batch_stride >= 0 && fits_int(o->ld);
 }
 
-/* conj(v) of a view cuBLAS reads transposed is passed as op C (conjugate transpose) on v:
- * the Hermitian transpose of a matrix, b.conj().T, costs no copy. NULL when it does not apply. */
-static const loom_array *conj_of_transposed(const loom_array *a)
+/* conj(transpose(x)), a conjugated view that cuBLAS reads transposed, is passed as op C
+ * (conjugate transpose) on the view: the Hermitian transpose of a matrix costs no copy. Returns
+ * the view, and in *base the node holding its values (a computed one is materialised); NULL
+ * when it does not apply. (transpose(conj(x)) materialises conj(x): a computed value read
+ * through a view always is.) */
+static const loom_array *conj_of_transposed(const loom_array *a, const loom_array **base)
 {
     if (loom__is_input(a) || a->op != LOOM_OP_CONJ || !loom__is_complex((loom_dtype)a->dtype))
         return NULL;
@@ -70,6 +73,7 @@ static const loom_array *conj_of_transposed(const loom_array *a)
     if (loom__is_input(v) || v->op != LOOM_OP_VIEW || v->dtype != a->dtype ||
         !describe(v->ndim, v->shape, v->strides, &o) || o.op != 'T')
         return NULL;
+    *base = v->inputs[0];
     return v;
 }
 
@@ -78,7 +82,7 @@ static bool in_place(const loom_walk *w, const loom_array *a, operand *o)
 {
     int64_t strides[LOOM_MAXDIMS];
     const loom_walk_node *v = &w->v[loom__walk_at(w, a)];
-    const loom_array *cv = v->materialize ? NULL : conj_of_transposed(a);
+    const loom_array *base, *cv = v->materialize ? NULL : conj_of_transposed(a, &base);
     if (cv) {
         o->byte_offset = (size_t)cv->offset * loom_dtype_size((loom_dtype)cv->dtype);
         if (!describe(cv->ndim, cv->shape, cv->strides, o))
@@ -108,10 +112,10 @@ static void operands_in_memory(loom_walk *w, int i)
         if (loom__is_input(a))
             continue;
         operand o;
-        const loom_array *cv = conj_of_transposed(a);
-        if (cv) {
-            if (!loom__is_input(cv->inputs[0]))
-                w->v[loom__walk_at(w, cv->inputs[0])].materialize = true;
+        const loom_array *base;
+        if (conj_of_transposed(a, &base)) {
+            if (!loom__is_input(base))
+                w->v[loom__walk_at(w, base)].materialize = true;
         } else if (a->op == LOOM_OP_VIEW && describe(a->ndim, a->shape, a->strides, &o)) {
             if (!loom__is_input(a->inputs[0]))
                 w->v[loom__walk_at(w, a->inputs[0])].materialize = true;
@@ -124,9 +128,9 @@ static void operands_in_memory(loom_walk *w, int i)
 static int buffer_of(const loom_walk *w, const loom_array *a)
 {
     int b = w->v[loom__walk_at(w, a)].buffer;
-    const loom_array *cv = b < 0 ? conj_of_transposed(a) : NULL;
-    if (cv)
-        a = cv;
+    const loom_array *base;
+    if (b < 0 && conj_of_transposed(a, &base))
+        return w->v[loom__walk_at(w, base)].buffer;
     if (b < 0 && a->op == LOOM_OP_VIEW)
         b = w->v[loom__walk_at(w, a->inputs[0])].buffer;
     return b;

@@ -636,6 +636,8 @@ static void test_matmul_complex_and_mixed(void)
         check_matmul("conj right", a, conj_of(b));
         opnd h = conj_of(bt); /* a @ b^H */
         check_matmul("hermitian right", a, view(h, loom_transpose(h.a, NULL)));
+        check_matmul("hermitian right, conj of transpose", a,
+                     conj_of(view(bt, loom_transpose(bt.a, NULL))));
         check_matmul("conj batch", conj_of(rnd(cx[t], 3, SH(3, 7, 13))), rnd(cx[t], 3, SH(3, 13, 5)));
         case_end();
     }
