@@ -212,4 +212,27 @@ static int run_matmul_cases(bool (*select)(const char *fn))
     return n;
 }
 
+/* The distinct nodes reachable from r with op (r included). */
+static int count_op_rec(loom_array *r, loom_op op, loom_array **seen, int *nseen)
+{
+    if (!r)
+        return 0;
+    for (int i = 0; i < *nseen; i++)
+        if (seen[i] == r)
+            return 0;
+    if (*nseen < 512)
+        seen[(*nseen)++] = r;
+    int n = r->op == op;
+    for (int i = 0; i < r->ninputs; i++)
+        n += count_op_rec(r->inputs[i], op, seen, nseen);
+    return n;
+}
+
+static int count_op(loom_array *r, loom_op op)
+{
+    loom_array *seen[512];
+    int nseen = 0;
+    return count_op_rec(r, op, seen, &nseen);
+}
+
 #endif
