@@ -34,13 +34,14 @@ static void scan_input_in_memory(loom_walk *w, int i)
         w->v[loom__walk_at(w, src)].materialize = true;
 }
 
-static const loom_lowering input = {LOOM_PLACE_INPUT, NULL, NULL};
+static const loom_lowering input = {LOOM_PLACE_INPUT, NULL, NULL, NULL};
+const loom_lowering loom__lower_absorbed = {LOOM_PLACE_FREE, NULL, NULL, NULL};
 /* Materialised free nodes (a requested view, scalar or generator) are written by an
  * elementwise kernel. */
-static const loom_lowering free_node = {LOOM_PLACE_FREE, NULL, lower_elementwise};
-static const loom_lowering elementwise = {LOOM_PLACE_ELEMENTWISE, NULL, lower_elementwise};
-static const loom_lowering reduction = {LOOM_PLACE_REDUCTION, NULL, lower_reduction};
-static const loom_lowering scan = {LOOM_PLACE_ALONE, scan_input_in_memory, lower_scan};
+static const loom_lowering free_node = {LOOM_PLACE_FREE, NULL, lower_elementwise, NULL};
+static const loom_lowering elementwise = {LOOM_PLACE_ELEMENTWISE, NULL, lower_elementwise, NULL};
+static const loom_lowering reduction = {LOOM_PLACE_REDUCTION, NULL, lower_reduction, NULL};
+static const loom_lowering scan = {LOOM_PLACE_ALONE, scan_input_in_memory, lower_scan, NULL};
 
 static const loom_lowering *const by_kind[] = {
     [LOOM_OPK_LEAF] = &free_node, /* scalars; buffers and host copies are inputs */

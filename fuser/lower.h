@@ -28,10 +28,17 @@ typedef struct loom_lowering {
      * Returns 0, or -1 with the error recorded under fn. */
     int (*lower)(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
                  int nroots, bool persistent);
+    /* Library ops: the lowering that computes elementwise node `consumer`, which reads this
+     * node, in the library call itself (a @ b + c with cuBLAS's beta), or NULL. This node is
+     * then computed inside the consumer's steps (loom__lower_absorbed). NULL: never. */
+    const struct loom_lowering *(*epilogue)(const loom_walk *w, int consumer);
 } loom_lowering;
 
 /* The entry for a's op. */
 const loom_lowering *loom__lowering(const loom_array *a);
+/* The entry of a node a consumer's library call computes (see epilogue): never written to
+ * memory, never a step of its own. */
+extern const loom_lowering loom__lower_absorbed;
 
 /* The library lowerings, one per library op (fuser/lower_<op>.c). */
 extern const loom_lowering loom__lower_matmul;

@@ -136,16 +136,16 @@ static int buffer_of(const loom_walk *w, const loom_array *a)
     return b;
 }
 
-static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
-                 int nroots, bool persistent)
+/* Appends the GEMM computing MATMUL node mm into plan buffer out; with beta_one, out already
+ * holds an addend (a @ b + c). nodes/summary: what the step computes, for DOT and logs. */
+static int emit_gemm(const char *fn, loom_plan_builder *b, const loom_walk *w,
+                     const loom_array *mm, int out, bool beta_one, const loom_array *const *nodes,
+                     int nnodes, const char *summary)
 {
-    (void)nroots;
-    (void)persistent;
-    const loom_walk_node *v = &w->v[roots[0]];
-    const loom_array *c = v->node, *a = c->inputs[0], *bm = c->inputs[1];
-    int nd = c->ndim;
-    int64_t m = c->shape[nd - 2], n = c->shape[nd - 1], k = a->shape[nd - 1];
-    if (c->size == 0)
+    const loom_array *a = mm->inputs[0], *bm = mm->inputs[1];
+    int nd = mm->ndim;
+    int64_t m = mm->shape[nd - 2], n = mm->shape[nd - 1], k = a->shape[nd - 1];
+    if (mm->size == 0)
         return 0; /* nothing to write */
     operand oa, ob;
     if (!in_place(w, a, &oa) || !in_place(w, bm, &ob)) {
@@ -154,7 +154,7 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     }
     oa.buffer = buffer_of(w, a);
     ob.buffer = buffer_of(w, bm);
-    int64_t batch = c->size / (m * n);
+    int64_t batch = mm->size / (m * n);
     if (!fits_int(m) || !fits_int(n) || !fits_int(k) || !fits_int(batch)) {
         loom__error(LOOM_ERR_UNSUPPORTED, fn,
                     "matmul of (%lld,%lld) by (%lld,%lld) in %lld batches exceeds cuBLAS's 32-bit sizes",
@@ -171,9 +171,9 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     l->byte_offset[0] = ob.byte_offset;
     l->buffer[1] = oa.buffer;
     l->byte_offset[1] = oa.byte_offset;
-    l->buffer[2] = v->buffer;
+    l->buffer[2] = out;
     l->args.gemm = (loom_gemm_args){
-        .dtype = c->dtype, .op_a = ob.op, .op_b = oa.op,
+        .dtype = mm->dtype, .op_a = ob.op, .op_b = oa.op, .beta_one = beta_one,
         .m = n, .n = m, .k = k, .batch = batch,
         .lda = ob.ld, .ldb = oa.ld, .ldc = n > 1 ? n : 1,
         .stride_a = ob.batch_stride, .stride_b = oa.batch_stride, .stride_c = m * n,
@@ -184,15 +184,83 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     if (l->workspace < 0)
         return -1;
     s = &b->plan->steps[step];
-    s->summary = malloc(sizeof "matmul");
-    s->nodes = malloc(sizeof *s->nodes);
+    size_t len = strlen(summary) + 1;
+    s->summary = malloc(len);
+    s->nodes = malloc((size_t)nnodes * sizeof *s->nodes);
     if (!s->summary || !s->nodes) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
         return -1;
     }
-    memcpy(s->summary, "matmul", sizeof "matmul");
-    s->nodes[s->nnodes++] = (loom_array *)c;
+    memcpy(s->summary, summary, len);
+    for (int i = 0; i < nnodes; i++)
+        s->nodes[s->nnodes++] = (loom_array *)nodes[i];
     return 0;
 }
 
-const loom_lowering loom__lower_matmul = {LOOM_PLACE_ALONE, operands_in_memory, lower};
+static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
+                 int nroots, bool persistent)
+{
+    (void)nroots;
+    (void)persistent;
+    const loom_walk_node *v = &w->v[roots[0]];
+    return emit_gemm(fn, b, w, v->node, v->buffer, false, (const loom_array *const[]){v->node}, 1,
+                     "matmul");
+}
+
+/* ---- a @ b + c: cuBLAS's beta ---- */
+
+/* The MATMUL input of an addition lowered with beta, and its other input (the addend). */
+static const loom_array *product_of(const loom_array *add, const loom_array **addend)
+{
+    int slot = add->inputs[0]->op == LOOM_OP_MATMUL && !loom__is_input(add->inputs[0]) ? 0 : 1;
+    *addend = add->inputs[1 - slot];
+    return add->inputs[slot];
+}
+
+static void beta_inputs_in_memory(loom_walk *w, int i)
+{
+    const loom_array *c, *mm = product_of(w->v[i].node, &c);
+    operands_in_memory(w, loom__walk_at(w, mm));
+    if (!loom__is_input(c))
+        w->v[loom__walk_at(w, c)].materialize = true;
+}
+
+/* The addend is copied into the result's buffer, then the GEMM adds the product to it. */
+static int lower_beta(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
+                      int nroots, bool persistent)
+{
+    (void)nroots;
+    (void)persistent;
+    const loom_walk_node *v = &w->v[roots[0]];
+    const loom_array *c, *mm = product_of(v->node, &c);
+    if (mm->size == 0)
+        return 0;
+    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_COPY);
+    if (!s)
+        return -1;
+    s->copy = (loom_copy){.dst = v->buffer, .src = w->v[loom__walk_at(w, c)].buffer,
+                          .bytes = (size_t)c->size * loom_dtype_size((loom_dtype)c->dtype)};
+    return emit_gemm(fn, b, w, mm, v->buffer, true,
+                     (const loom_array *const[]){mm, v->node}, 2, "matmul add (beta)");
+}
+
+static const loom_lowering beta = {LOOM_PLACE_ALONE, beta_inputs_in_memory, lower_beta, NULL};
+
+/* A product consumed only by an addition of an addend of its shape and dtype that lies in
+ * memory contiguously (not a broadcast: cuBLAS's C cannot be one) is computed with beta = 1. */
+static const loom_lowering *epilogue(const loom_walk *w, int consumer)
+{
+    const loom_array *add = w->v[consumer].node, *c;
+    if (add->op != LOOM_OP_ADD || add->ninputs != 2)
+        return NULL;
+    const loom_array *mm = product_of(add, &c);
+    if (mm->op != LOOM_OP_MATMUL || loom__is_input(mm))
+        return NULL;
+    const loom_walk_node *mv = &w->v[loom__walk_at(w, mm)];
+    bool same = add->dtype == mm->dtype && add->cdtype == mm->dtype && c->dtype == mm->dtype &&
+                c->ndim == mm->ndim && c->op != LOOM_OP_VIEW && c->op != LOOM_OP_SCALAR &&
+                memcmp(c->shape, mm->shape, (size_t)mm->ndim * sizeof *mm->shape) == 0;
+    return same && mv->nconsumers == 1 && !mv->requested ? &beta : NULL;
+}
+
+const loom_lowering loom__lower_matmul = {LOOM_PLACE_ALONE, operands_in_memory, lower, epilogue};

@@ -37,7 +37,7 @@ static bool computed(const loom_array *a)
 static void inline_cost(loom_walk *w, loom_walk_node *v)
 {
     loom_array *a = v->node;
-    int self = loom__lowering(a)->placement == LOOM_PLACE_ELEMENTWISE ? 1 : 0, deepest = 0;
+    int self = v->lowering->placement == LOOM_PLACE_ELEMENTWISE ? 1 : 0, deepest = 0;
     v->ops = self;
     v->reads = 0;
     for (int k = 0; k < a->ninputs; k++) {
@@ -54,12 +54,34 @@ static void inline_cost(loom_walk *w, loom_walk_node *v)
     v->depth = self + deepest;
 }
 
+/* Each node's lowering entry; with fusion on, an elementwise consumer that a library op's
+ * call can compute itself (an epilogue) takes that op's lowering, and the op is absorbed. */
+static void assign_lowerings(loom_walk *w, const loom_fuse_options *o)
+{
+    for (int i = 0; i < w->n; i++)
+        w->v[i].lowering = loom__lowering(w->v[i].node);
+    for (int i = 0; o->fuse && i < w->n; i++) {
+        loom_array *a = w->v[i].node;
+        if (w->v[i].lowering->placement != LOOM_PLACE_ELEMENTWISE)
+            continue;
+        for (int k = 0; k < a->ninputs; k++) {
+            loom_walk_node *in = &w->v[loom__walk_at(w, a->inputs[k])];
+            const loom_lowering *e = in->lowering->epilogue ? in->lowering->epilogue(w, i) : NULL;
+            if (e) {
+                w->v[i].lowering = e;
+                in->lowering = &loom__lower_absorbed;
+                break;
+            }
+        }
+    }
+}
+
 /* Values read from memory by steps that cannot compute them inline (scans, library calls)
  * are materialised first; those steps' own values always are. */
 static void alone_inputs_in_memory(loom_walk *w)
 {
     for (int i = 0; i < w->n; i++) {
-        const loom_lowering *l = loom__lowering(w->v[i].node);
+        const loom_lowering *l = w->v[i].lowering;
         if (l->placement == LOOM_PLACE_ALONE)
             w->v[i].materialize = true;
         if (l->inputs_in_memory)
@@ -69,13 +91,14 @@ static void alone_inputs_in_memory(loom_walk *w)
 
 static void decide(loom_walk *w, const loom_fuse_options *o)
 {
+    assign_lowerings(w, o);
     alone_inputs_in_memory(w);
     for (int i = 0; i < w->n; i++) {
         loom_walk_node *v = &w->v[i];
         loom_array *a = v->node;
         v->group = -1;
         v->level = LOOM_LEVEL_NONE;
-        loom_placement place = loom__lowering(a)->placement;
+        loom_placement place = v->lowering->placement;
         if (place == LOOM_PLACE_INPUT)
             continue;
         if (a->op == LOOM_OP_SCALAR) {
@@ -89,7 +112,7 @@ static void decide(loom_walk *w, const loom_fuse_options *o)
             for (int k = 0; k < a->ninputs; k++) {
                 loom_walk_node *in = &w->v[loom__walk_at(w, a->inputs[k])];
                 if (computed(in->node) &&
-                    loom__lowering(in->node)->placement == LOOM_PLACE_ELEMENTWISE)
+                    in->lowering->placement == LOOM_PLACE_ELEMENTWISE)
                     in->materialize = true;
             }
             inline_cost(w, v);
@@ -248,7 +271,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         if (v->node->op == LOOM_OP_EMPTY)
             continue; /* allocated, never written */
         int g = ngroups - 1;
-        const loom_lowering *low = loom__lowering(v->node);
+        const loom_lowering *low = v->lowering;
         bool reduce = low->placement == LOOM_PLACE_REDUCTION;
         bool alone = low->placement == LOOM_PLACE_ALONE;
         bool g_reduction = g >= 0 && info[g].lowering->placement == LOOM_PLACE_REDUCTION;

@@ -11,8 +11,11 @@
  * reductions' input shape), or once per output (row) after the reductions. */
 enum { LOOM_LEVEL_NONE = 0, LOOM_LEVEL_ELEM = 1, LOOM_LEVEL_ROW = 2 };
 
+struct loom_lowering;
+
 typedef struct loom_walk_node {
     loom_array *node;
+    const struct loom_lowering *lowering; /* set by partitioning (fuser/lower.h) */
     int nconsumers;
     bool viewed;      /* the base of a VIEW: consumers index it differently */
     bool requested;

@@ -65,6 +65,46 @@ static void test_epilogue_fuses(void)
     loom_scope_end();
 }
 
+/* a @ b + c with c of the product's shape in memory: c is copied into the result, then the
+ * GEMM adds the product with beta = 1 (no kernel); a broadcast addend fuses as an epilogue. */
+static void test_beta(void)
+{
+    loom_scope_begin();
+    loom_array *a = test_input(2, (int64_t[]){6, 4}, LOOM_FLOAT32);
+    loom_array *b = test_input(2, (int64_t[]){4, 5}, LOOM_FLOAT32);
+    loom_array *c = test_input(2, (int64_t[]){6, 5}, LOOM_FLOAT32);
+    loom_array *y = loom_add(c, loom__matmul("test", a, b));
+    loom_plan *p = plan_of(y, true);
+    CHECK(p && p->nsteps == 2 && p->steps[0].kind == LOOM_STEP_COPY &&
+          p->steps[1].kind == LOOM_STEP_LIBRARY);
+    const loom_gemm_args *g = gemm_of(p);
+    CHECK(g && g->beta_one);
+    if (p && p->nsteps == 2) {
+        CHECK(p->steps[0].copy.dst == p->steps[1].lib.buffer[2]);
+        CHECK(p->buffers[p->steps[0].copy.dst].role == LOOM_BUF_OUTPUT);
+        CHECK_EQ_INT(p->steps[0].copy.bytes, 6 * 5 * 4);
+    }
+    loom__plan_free(p);
+    /* a computed addend is written once, then copied */
+    p = plan_of(loom_add(loom__matmul("test", a, b), loom_exp(c)), true);
+    CHECK(p && p->nsteps == 3 && count(p, LOOM_STEP_KERNEL) == 1 && gemm_of(p) && gemm_of(p)->beta_one);
+    loom__plan_free(p);
+    /* unfused, or a product read twice: no beta */
+    p = plan_of(y, false);
+    CHECK(p && gemm_of(p) && !gemm_of(p)->beta_one && count(p, LOOM_STEP_KERNEL) == 1);
+    loom__plan_free(p);
+    loom_array *mm = loom__matmul("test", a, b);
+    p = plan_of(loom_add(loom_add(mm, c), mm), true);
+    CHECK(p && gemm_of(p) && !gemm_of(p)->beta_one);
+    loom__plan_free(p);
+    /* a different dtype (float64 addend: the sum is float64) keeps the epilogue kernel */
+    loom_array *c64 = test_input(2, (int64_t[]){6, 5}, LOOM_FLOAT64);
+    p = plan_of(loom_add(loom__matmul("test", a, b), c64), true);
+    CHECK(p && gemm_of(p) && !gemm_of(p)->beta_one && count(p, LOOM_STEP_KERNEL) == 1);
+    loom__plan_free(p);
+    loom_scope_end();
+}
+
 /* Row-major C = A B is column-major C^T = B^T A^T: B is cuBLAS's first operand. */
 static void test_layouts(void)
 {
@@ -183,6 +223,7 @@ int main(void)
 {
     test_epilogue_fuses();
     test_layouts();
+    test_beta();
     test_batches();
     test_dot_cluster();
     return check_summary("test_library_plan");

@@ -962,6 +962,9 @@ static loom_array *relu_bias2(loom_array *const *in)
     return loom_mul_scalar(loom_maximum_scalar(loom_add(loom_matmul(in[0], in[1]), in[2]), 0.0), 2.0);
 }
 
+/* a @ b + c with c of the product's shape: cuBLAS's beta when fused */
+static loom_array *mm_plus_c(loom_array *const *in) { return loom_add(loom_matmul(in[0], in[1]), in[3]); }
+
 static loom_array *mm_sum0(loom_array *const *in) { return loom_sum(loom_matmul(in[0], in[1]), (int[]){0}, 1, false); }
 
 static loom_array *mm_sum1(loom_array *const *in) { return loom_sum(loom_matmul(in[0], in[1]), (int[]){1}, 1, false); }
@@ -997,9 +1000,22 @@ static void test_fused(void)
         case_end();
         return;
     }
-    loom_array *in[3] = {a.a, b.a, bias.a};
+    opnd cc = rnd(LOOM_FLOAT32, 2, SH(m, n));
+    if (!cc.a) {
+        case_end();
+        return;
+    }
+    loom_array *in[4] = {a.a, b.a, bias.a, cc.a};
     expect c = ref_matmul(&a.h, &b.h, LOOM_FLOAT32);
     double u = 0x1p-24;
+    expect yc = expect_alloc(LOOM_FLOAT32, 2, SH(m, n));
+    for (int64_t i = 0; i < yc.n; i++) {
+        double cv = cc.h.base->re[i];
+        yc.re[i] = c.re[i] + cv;
+        yc.tol[i] = c.tol[i] + u * (fabs(c.re[i]) + fabs(cv));
+    }
+    fused_and_unfused("a @ b + c (300,200)@(200,257)", mm_plus_c, in, &yc);
+    expect_free(&yc);
     /* 2 * relu(c + bias): relu is 1-Lipschitz, so c's error plus the add's rounding, doubled */
     expect y = expect_alloc(LOOM_FLOAT32, 2, SH(m, n));
     for (int64_t i = 0; i < y.n; i++) {
