@@ -32,25 +32,6 @@ loom_array *loom__permute(const char *fn, loom_array *a, const int *perm)
     return loom__map_view(fn, "transpose", a, a->ndim, shape, strides, a->offset);
 }
 
-loom_array *loom__new_axis(const char *fn, loom_array *a, int axis)
-{
-    if (!a)
-        return NULL;
-    if (a->ndim >= LOOM_MAXDIMS) {
-        loom__error(LOOM_ERR_INVALID, fn,
-                    "maximum supported dimension for an ndarray is %d, found %d", LOOM_MAXDIMS,
-                    a->ndim + 1);
-        return NULL;
-    }
-    int64_t shape[LOOM_MAXDIMS], strides[LOOM_MAXDIMS];
-    for (int i = 0, k = 0; i <= a->ndim; i++) {
-        bool added = i == axis;
-        shape[i] = added ? 1 : a->shape[k];
-        strides[i] = added ? 0 : a->strides[k++];
-    }
-    return loom__map_view(fn, "expand_dims", a, a->ndim + 1, shape, strides, a->offset);
-}
-
 static loom_array *multiply(const char *fn, loom_array *a, loom_array *b)
 {
     return loom__ew(fn, LOOM_OP_MULTIPLY, 2, (loom_array *[]){a, b}, NULL);

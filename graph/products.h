@@ -21,9 +21,6 @@ loom_array *loom__strong(loom_array *a);
 /* a with its axes in the order perm (a permutation of 0..ndim-1): a view. */
 loom_array *loom__permute(const char *fn, loom_array *a, const int *perm);
 
-/* a with a new extent-1 axis at position axis (0..ndim): a view. */
-loom_array *loom__new_axis(const char *fn, loom_array *a, int axis);
-
 /* The matrix-chain order of numpy.linalg.multi_dot for n >= 2 matrices, matrix i being
  * p[i] x p[i+1]: split[i * n + j] is the k (i <= k < j) at which the product of matrices i..j
  * is cut into (i..k)(k+1..j). Costs are counted in doubles and ties keep the smallest k, as

@@ -254,9 +254,8 @@ loom_array *loom_moveaxis(loom_array *a, int source, int destination)
 
 /* ---- adding and removing axes ---- */
 
-loom_array *loom_expand_dims(loom_array *a, int axis)
+loom_array *loom__new_axis(const char *fn, loom_array *a, int axis)
 {
-    static const char fn[] = "loom_expand_dims";
     if (!a)
         return NULL;
     if (a->ndim >= LOOM_MAXDIMS) {
@@ -265,20 +264,24 @@ loom_array *loom_expand_dims(loom_array *a, int axis)
                     a->ndim + 1);
         return NULL;
     }
-    int ax;
-    if (loom__normalize_axis(fn, NULL, axis, a->ndim + 1, &ax))
-        return NULL;
     int64_t shape[LOOM_MAXDIMS], strides[LOOM_MAXDIMS];
     for (int i = 0, k = 0; i <= a->ndim; i++) {
-        if (i == ax) {
-            shape[i] = 1;
-            strides[i] = 0;
-        } else {
-            shape[i] = a->shape[k];
-            strides[i] = a->strides[k++];
-        }
+        bool added = i == axis;
+        shape[i] = added ? 1 : a->shape[k];
+        strides[i] = added ? 0 : a->strides[k++];
     }
     return loom__map_view(fn, "expand_dims", a, a->ndim + 1, shape, strides, a->offset);
+}
+
+loom_array *loom_expand_dims(loom_array *a, int axis)
+{
+    static const char fn[] = "loom_expand_dims";
+    if (!a)
+        return NULL;
+    int ax = 0; /* past LOOM_MAXDIMS loom__new_axis reports that first, as NumPy does */
+    if (a->ndim < LOOM_MAXDIMS && loom__normalize_axis(fn, NULL, axis, a->ndim + 1, &ax))
+        return NULL;
+    return loom__new_axis(fn, a, ax);
 }
 
 loom_array *loom_squeeze(loom_array *a, const int *axes, int naxes)

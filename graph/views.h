@@ -18,6 +18,8 @@ int loom__normalize_axes(const char *fn, const int *axes, int naxes, int ndim,
  * comes back when the map is a's (the base when it is the base's). */
 loom_array *loom__map_view(const char *fn, const char *label, loom_array *a, int ndim,
                            const int64_t *shape, int64_t *strides, int64_t offset);
+/* a with a new extent-1 axis at position axis (0..ndim, already normalised): a view. */
+loom_array *loom__new_axis(const char *fn, loom_array *a, int axis);
 /* A lazy C-contiguous copy of a (a COPY node, never a view). */
 loom_array *loom__copy(const char *fn, loom_array *a);
 /* loom_reshape with errors under fn and label for the view it makes. */
