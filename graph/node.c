@@ -339,48 +339,52 @@ loom_array *loom__view_base(loom_array *a)
 
 /* ---- argument checks ---- */
 
-int loom__check_array_list(const char *fn, loom_array *const *arrays, int n)
+/* The index of the first NULL entry, n when there is none, or -1 (error recorded) for a list
+ * that is not one. */
+static int first_null(const char *fn, loom_array *const *arrays, int n)
 {
     if (n < 0 || (n > 0 && !arrays)) {
         loom__error(LOOM_ERR_INVALID, fn, "invalid array list (n = %d)", n);
+        return -1;
+    }
+    int i = 0;
+    while (i < n && arrays[i])
+        i++;
+    return i;
+}
+
+int loom__check_array_list(const char *fn, loom_array *const *arrays, int n)
+{
+    int i = first_null(fn, arrays, n);
+    if (i < 0)
         return LOOM_ERR_INVALID;
+    if (i == n)
+        return LOOM_OK;
+    /* Always this call's own message: the error already set may be one the caller handled
+     * long ago. It is quoted, as it is normally the failure that produced the NULL. */
+    const char *last = loom_last_error();
+    char *before = last ? malloc(strlen(last) + 1) : NULL;
+    if (before) {
+        strcpy(before, last);
+        loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL (the last error before: %s)", i, before);
+    } else {
+        loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL", i);
     }
-    for (int i = 0; i < n; i++) {
-        if (!arrays[i]) {
-            /* Always this call's own message: the error already set may be one the caller
-             * handled long ago. It is quoted, as it is normally the failure that produced
-             * the NULL. */
-            const char *last = loom_last_error();
-            char *before = last ? malloc(strlen(last) + 1) : NULL;
-            if (before)
-                strcpy(before, last);
-            if (before)
-                loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL (the last error before: %s)",
-                            i, before);
-            else
-                loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL", i);
-            free(before);
-            return LOOM_ERR_INVALID;
-        }
-    }
-    return LOOM_OK;
+    free(before);
+    return LOOM_ERR_INVALID;
 }
 
 int loom__check_input_list(const char *fn, loom_array *const *arrays, int n)
 {
-    if (n < 0 || (n > 0 && !arrays)) {
-        loom__error(LOOM_ERR_INVALID, fn, "invalid array list (n = %d)", n);
+    int i = first_null(fn, arrays, n);
+    if (i < 0)
         return LOOM_ERR_INVALID;
-    }
-    for (int i = 0; i < n; i++) {
-        if (!arrays[i]) {
-            /* a NULL from a failed op: its error says what went wrong first */
-            if (!loom_last_error())
-                loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL", i);
-            return LOOM_ERR_INVALID;
-        }
-    }
-    return LOOM_OK;
+    if (i == n)
+        return LOOM_OK;
+    /* a NULL from a failed op: its error says what went wrong first */
+    if (!loom_last_error())
+        loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL", i);
+    return LOOM_ERR_INVALID;
 }
 
 /* ---- queries ---- */
