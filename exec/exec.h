@@ -94,6 +94,9 @@ void loom__stream_release(loom_stream *s);
  * it returns NULL with LOOM_ERR_OOM ("fn: out of memory allocating N bytes on device D (...)").
  * A buffer of 0 bytes has ptr NULL and costs nothing. */
 loom_buffer *loom__buffer_alloc(const char *fn, size_t bytes, int device, loom_stream *stream);
+/* A buffer for bytes at offset inside whole (a result of a multi-output node): it keeps the
+ * allocation alive, and streams and uses are those of the allocation. NULL on out of memory. */
+loom_buffer *loom__buffer_part(const char *fn, loom_buffer *whole, size_t offset, size_t bytes);
 /* Records that work just queued on s reads or writes b, so b's stream-ordered free waits
  * for it. Needed only when s is not the stream b was allocated on. */
 int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s);
@@ -103,6 +106,23 @@ loom_stream *loom__buffer_stream(const loom_buffer *b);
  * so that the executor can evaluate or free what pending graphs pin. No Loom lock is held. */
 typedef void (*loom__reclaim_fn)(int device, size_t bytes);
 void loom__mempool_set_reclaim(loom__reclaim_fn fn);
+
+/* ---- status words of library routines (exec/check.c) ---- */
+
+typedef struct loom__check loom__check;
+struct loom_plan;
+/* The check for the values one run of plan p writes: its status buffers (addresses in addr,
+ * all inside the allocation status) and the pending checks of the values it reads. *out is
+ * NULL when there is nothing to check. */
+int loom__check_make(const char *fn, const struct loom_plan *p, void *const *addr, loom_buffer *status,
+                     loom__check **out);
+/* Gives buffer b (the allocation it is part of) check c, unless it already has one. */
+void loom__check_attach(loom_buffer *b, loom__check *c);
+void loom__check_release(loom__check *c);
+/* Resolves b's check after its value was read on s (the stream has been waited for): LOOM_OK,
+ * or LOOM_ERR_LINALG with "fn: Singular matrix"-style error recorded (every later read of b
+ * or of values computed from it reports the same). */
+int loom__check_read(const char *fn, loom_buffer *b, loom_stream *s);
 
 /* ---- pinned host memory and transfers (exec/pinned.c, exec/transfer.c) ---- */
 

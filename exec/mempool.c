@@ -97,6 +97,7 @@ static void devbuf_free(loom_buffer *b)
         free(u);
     }
     loom__stream_release(d->home);
+    loom__check_release(b->check);
     free(d);
 }
 
@@ -189,14 +190,47 @@ loom_buffer *loom__buffer_alloc(const char *fn, size_t bytes, int device, loom_s
     return &d->base;
 }
 
+static void part_free(loom_buffer *b)
+{
+    loom__buffer_release(b->parent);
+    free(b);
+}
+
+loom_buffer *loom__buffer_part(const char *fn, loom_buffer *whole, size_t offset, size_t bytes)
+{
+    while (whole->parent)
+        whole = whole->parent;
+    loom_buffer *b = calloc(1, sizeof *b);
+    if (!b) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return NULL;
+    }
+    atomic_init(&b->refcount, 1);
+    atomic_fetch_add_explicit(&whole->refcount, 1, memory_order_relaxed);
+    b->free_fn = part_free;
+    b->ptr = bytes ? (char *)whole->ptr + offset : NULL;
+    b->bytes = bytes;
+    b->device = whole->device;
+    b->parent = whole;
+    return b;
+}
+
+/* The allocation a buffer or a part of one belongs to. */
+static devbuf *allocation(const loom_buffer *b)
+{
+    while (b->parent)
+        b = b->parent;
+    return (devbuf *)b;
+}
+
 loom_stream *loom__buffer_stream(const loom_buffer *b)
 {
-    return ((const devbuf *)b)->home;
+    return allocation(b)->home;
 }
 
 int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s)
 {
-    devbuf *d = (devbuf *)b;
+    devbuf *d = allocation(b);
     if (!b->ptr || s->handle == d->home->handle)
         return 0;
     int prev, err = loom__device_push(fn, s->device, &prev); /* events belong to a device */

@@ -69,7 +69,8 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
     loom_walk w;
     if (loom__walk_build(fn, &w, arrays, n))
         return loom_last_error_code();
-    loom_buffer **fresh = NULL, *arena = NULL;
+    loom_buffer **fresh = NULL, *arena = NULL, *status = NULL;
+    loom__check *check = NULL;
     void **addr = NULL;
     const loom_plan *p = NULL;
     rc = upload_host_leaves(fn, &w, device, s);
@@ -93,10 +94,25 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         rc = loom_last_error_code();
         goto done;
     }
+    size_t status_bytes = 0;
+    for (int b = 0; b < p->nbuffers; b++)
+        if (p->buffers[b].role == LOOM_BUF_STATUS)
+            status_bytes += p->buffers[b].bytes;
+    if (status_bytes && !(status = loom__buffer_alloc(fn, status_bytes, device, s))) {
+        rc = loom_last_error_code();
+        goto done;
+    }
+    status_bytes = 0;
     for (int b = 0; b < p->nbuffers; b++) {
         const loom_plan_buffer *pb = &p->buffers[b];
         if (pb->role == LOOM_BUF_INPUT) {
             addr[b] = pb->node->buffer ? pb->node->buffer->ptr : NULL;
+        } else if (pb->role == LOOM_BUF_ALIAS) {
+            /* the value it is part of comes first in the walk, so its address is known */
+            addr[b] = addr[pb->alias_of] ? (char *)addr[pb->alias_of] + pb->alias_offset : NULL;
+        } else if (pb->role == LOOM_BUF_STATUS) {
+            addr[b] = (char *)status->ptr + status_bytes;
+            status_bytes += pb->bytes;
         } else if (pb->role == LOOM_BUF_TEMP) {
             /* no arena when every temporary is empty (a scan of a 0-size array) */
             addr[b] = arena ? (char *)arena->ptr + pb->arena_offset : NULL;
@@ -108,8 +124,20 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         }
     }
     rc = loom__plan_cache_run(fn, e, addr, s, props);
+    if (rc == LOOM_OK)
+        rc = loom__check_make(fn, p, addr, status, &check);
+    for (int b = 0; rc == LOOM_OK && b < p->nbuffers; b++) {
+        const loom_plan_buffer *pb = &p->buffers[b];
+        if (pb->role == LOOM_BUF_ALIAS) {
+            const loom_plan_buffer *whole = &p->buffers[pb->alias_of];
+            loom_buffer *w = fresh[pb->alias_of] ? fresh[pb->alias_of] : whole->node->buffer;
+            if (!(fresh[b] = loom__buffer_part(fn, w, pb->alias_offset, pb->bytes)))
+                rc = LOOM_ERR_OOM;
+        }
+    }
     for (int b = 0; rc == LOOM_OK && b < p->nbuffers; b++) {
         if (fresh[b]) {
+            loom__check_attach(fresh[b], check);
             loom__node_set_buffer(p->buffers[b].node, fresh[b]);
             fresh[b] = NULL;
         }
@@ -119,6 +147,8 @@ done:
         for (int b = 0; b < p->nbuffers; b++)
             loom__buffer_release(fresh[b]);
     loom__buffer_release(arena);
+    loom__buffer_release(status);
+    loom__check_release(check);
     free(fresh);
     free(addr);
     loom__walk_free(&w);
@@ -157,12 +187,17 @@ static int read_back(const char *fn, loom_array *a, void *dst, size_t nbytes)
     if (!a->buffer)
         loom__stat_forced_eval(LOOM_EVAL_HOST_READ);
     int rc = eval_arrays(fn, &a, 1);
-    if (rc || nbytes == 0)
+    if (rc)
         return rc;
+    if (nbytes == 0) {
+        loom_stream *s = loom__stream_current(fn, a->buffer->device);
+        return s ? loom__check_read(fn, a->buffer, s) : loom_last_error_code();
+    }
     loom_stream *s = loom__stream_current(fn, a->buffer->device);
     if (!s)
         return loom_last_error_code();
-    return loom__copy_to_host(fn, dst, a->buffer->ptr, nbytes, s);
+    rc = loom__copy_to_host(fn, dst, a->buffer->ptr, nbytes, s);
+    return rc ? rc : loom__check_read(fn, a->buffer, s);
 }
 
 int loom_get(loom_array *a, void *dst, size_t dst_bytes)

@@ -43,6 +43,13 @@ int loom__library_run(const char *fn, const loom_libcall *l, int device, void *c
 int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *const *addr,
                       cudaStream_t st);
 
+/* cuSOLVER (exec/cusolver.c): the device's handle, and the eigen-decomposition. */
+int loom__cusolver_prepare(const char *fn, int device);
+int loom__cusolver_syevd(const char *fn, const loom_libcall *l, int device, void *const *addr,
+                         cudaStream_t st);
+int loom__cusolver_potrf(const char *fn, const loom_libcall *l, int device, void *const *addr,
+                         cudaStream_t st);
+
 /* ---- any step ---- */
 
 /* Runs step s (prepared in r) on st: launched directly, or recorded when st is capturing. */

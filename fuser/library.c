@@ -7,6 +7,10 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     /* cuBLAS supports stream capture when the workspace is set by the caller
      * (cublasSetWorkspace) and scalars are read from device memory. */
     [LOOM_LIB_CUBLAS_GEMM] = {"cublas gemm", true},
+    /* syevd waits on the host for its tridiagonal stage's results. */
+    [LOOM_LIB_CUSOLVER_SYEVD] = {"cusolver syevd", false},
+    /* Not captured yet: its workspace is taken from the pool when it runs. */
+    [LOOM_LIB_CUSOLVER_POTRF] = {"cusolver potrf", false},
 };
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r)

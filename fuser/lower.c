@@ -34,6 +34,28 @@ static void scan_input_in_memory(loom_walk *w, int i)
         w->v[loom__walk_at(w, src)].materialize = true;
 }
 
+/* A result of a multi-output node is part of that node's value: the node is computed into
+ * memory, and the result costs no step. */
+static void multi_in_memory(loom_walk *w, int i)
+{
+    loom_array *m = w->v[i].node->inputs[0];
+    if (!loom__is_input(m))
+        w->v[loom__walk_at(w, m)].materialize = true;
+}
+
+static int lower_nothing(const char *fn, loom_plan_builder *b, const loom_walk *w,
+                         const int *roots, int nroots, bool persistent)
+{
+    (void)fn, (void)b, (void)w, (void)roots, (void)nroots, (void)persistent;
+    return 0;
+}
+
+void loom__contiguous_in_memory(loom_walk *w, const loom_array *a)
+{
+    if (!loom__is_input(a))
+        w->v[loom__walk_at(w, a)].materialize = true;
+}
+
 static const loom_lowering input = {LOOM_PLACE_INPUT, NULL, NULL, NULL};
 const loom_lowering loom__lower_absorbed = {LOOM_PLACE_FREE, NULL, NULL, NULL};
 /* Materialised free nodes (a requested view, scalar or generator) are written by an
@@ -42,6 +64,7 @@ static const loom_lowering free_node = {LOOM_PLACE_FREE, NULL, lower_elementwise
 static const loom_lowering elementwise = {LOOM_PLACE_ELEMENTWISE, NULL, lower_elementwise, NULL};
 static const loom_lowering reduction = {LOOM_PLACE_REDUCTION, NULL, lower_reduction, NULL};
 static const loom_lowering scan = {LOOM_PLACE_ALONE, scan_input_in_memory, lower_scan, NULL};
+static const loom_lowering result = {LOOM_PLACE_ALONE, multi_in_memory, lower_nothing, NULL};
 
 static const loom_lowering *const by_kind[] = {
     [LOOM_OPK_LEAF] = &free_node, /* scalars; buffers and host copies are inputs */
@@ -50,10 +73,13 @@ static const loom_lowering *const by_kind[] = {
     [LOOM_OPK_EW] = &elementwise,
     [LOOM_OPK_REDUCE] = &reduction,
     [LOOM_OPK_SCAN] = &scan,
+    [LOOM_OPK_RESULT] = &result,
 };
 
 static const loom_lowering *const library_ops[LOOM_OP_COUNT] = {
     [LOOM_OP_MATMUL] = &loom__lower_matmul,
+    [LOOM_OP_EIGH] = &loom__lower_eigh,
+    [LOOM_OP_CHOLESKY] = &loom__lower_cholesky,
 };
 
 const loom_lowering *loom__lowering(const loom_array *a)
@@ -61,5 +87,5 @@ const loom_lowering *loom__lowering(const loom_array *a)
     if (loom__is_input(a))
         return &input;
     loom_opkind kind = loom__ops[a->op].kind;
-    return kind == LOOM_OPK_LIBRARY ? library_ops[a->op] : by_kind[kind];
+    return kind == LOOM_OPK_LIBRARY || kind == LOOM_OPK_MULTI ? library_ops[a->op] : by_kind[kind];
 }

@@ -40,7 +40,13 @@ const loom_lowering *loom__lowering(const loom_array *a);
  * memory, never a step of its own. */
 extern const loom_lowering loom__lower_absorbed;
 
+/* Marks a to be written to memory unless it is there already: a library routine then reads
+ * it C-contiguous from its plan buffer (a view is materialised as a copy). */
+void loom__contiguous_in_memory(loom_walk *w, const loom_array *a);
+
 /* The library lowerings, one per library op (fuser/lower_<op>.c). */
 extern const loom_lowering loom__lower_matmul;
+extern const loom_lowering loom__lower_eigh;
+extern const loom_lowering loom__lower_cholesky;
 
 #endif

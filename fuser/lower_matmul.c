@@ -183,18 +183,7 @@ static int emit_gemm(const char *fn, loom_plan_builder *b, const loom_walk *w,
     l->workspace = loom__plan_scratch(b, fn, l->workspace_bytes, step, step);
     if (l->workspace < 0)
         return -1;
-    s = &b->plan->steps[step];
-    size_t len = strlen(summary) + 1;
-    s->summary = malloc(len);
-    s->nodes = malloc((size_t)nnodes * sizeof *s->nodes);
-    if (!s->summary || !s->nodes) {
-        loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
-        return -1;
-    }
-    memcpy(s->summary, summary, len);
-    for (int i = 0; i < nnodes; i++)
-        s->nodes[s->nnodes++] = (loom_array *)nodes[i];
-    return 0;
+    return loom__step_describe(b, fn, step, summary, nodes, nnodes);
 }
 
 static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,

@@ -216,6 +216,7 @@ void loom__plan_free(loom_plan *p)
     free(p->steps);
     free(p->buffers);
     free(p->outputs);
+    free(p->checks);
     free(p);
 }
 
@@ -342,14 +343,22 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         }
     }
 
-    /* Buffers: every input read, every value written to memory. */
+    /* Buffers: every input read, every value written to memory. A multi-output node keeps
+     * its value (a buffer of its own), and its results are parts of it. */
     for (int i = 0; i < w.n; i++) {
         loom_walk_node *v = &w.v[i];
-        if (loom__is_input(v->node))
+        loom_opkind kind = loom__ops[v->node->op].kind;
+        if (loom__is_input(v->node)) {
             v->buffer = add_buffer(p, v->node, i, LOOM_BUF_INPUT);
-        else if (v->materialize && (v->requested || read_outside[i] || v->group < 0 ||
-                                    info[v->group].lowering->placement != LOOM_PLACE_REDUCTION))
-            v->buffer = add_buffer(p, v->node, i, v->requested ? LOOM_BUF_OUTPUT : LOOM_BUF_TEMP);
+        } else if (kind == LOOM_OPK_RESULT) {
+            v->buffer = add_buffer(p, v->node, i, LOOM_BUF_ALIAS);
+            p->buffers[v->buffer].alias_of = w.v[loom__walk_at(&w, v->node->inputs[0])].buffer;
+            p->buffers[v->buffer].alias_offset = (size_t)v->node->param.result.byte_offset;
+        } else if (v->materialize && (v->requested || read_outside[i] || v->group < 0 ||
+                                      info[v->group].lowering->placement != LOOM_PLACE_REDUCTION)) {
+            bool keep = v->requested || kind == LOOM_OPK_MULTI;
+            v->buffer = add_buffer(p, v->node, i, keep ? LOOM_BUF_OUTPUT : LOOM_BUF_TEMP);
+        }
     }
 
     /* Steps: each group lowers to one or more (a long reduction: partial results, then their

@@ -21,7 +21,12 @@ const char *loom__kernel_kind_name(loom_kernel_kind k);
 typedef enum loom_buffer_role {
     LOOM_BUF_INPUT,  /* an array that already holds device memory (node->buffer) */
     LOOM_BUF_OUTPUT, /* a value the plan must leave in a buffer of its own (node->buffer) */
-    LOOM_BUF_TEMP    /* an intermediate living in the plan's arena at arena_offset */
+    LOOM_BUF_TEMP,   /* an intermediate living in the plan's arena at arena_offset */
+    LOOM_BUF_STATUS, /* int status words a library routine writes (cuSOLVER's info), checked
+                        when a result of the plan is read (loom_plan_check) */
+    LOOM_BUF_ALIAS   /* one result of a multi-output node: bytes at alias_offset inside buffer
+                        alias_of (that node's value, an input or an output); the node is
+                        handed that part of its buffer (loom__buffer_part) */
 } loom_buffer_role;
 
 typedef struct loom_plan_buffer {
@@ -32,6 +37,8 @@ typedef struct loom_plan_buffer {
     loom_buffer_role role;
     size_t bytes;
     size_t arena_offset; /* LOOM_BUF_TEMP only */
+    int alias_of;        /* LOOM_BUF_ALIAS only: the buffer holding it, at alias_offset */
+    size_t alias_offset;
     int producer;        /* step writing it (-1 for inputs) */
     int last_use;        /* last step reading it */
 } loom_plan_buffer;
@@ -95,6 +102,8 @@ typedef struct loom_kernel {
  * leave a library handle failing its next call. */
 typedef enum loom_lib_routine {
     LOOM_LIB_CUBLAS_GEMM = 0, /* cublasGemmStridedBatchedEx */
+    LOOM_LIB_CUSOLVER_SYEVD,  /* cusolverDnXsyevd; cusolverDnXsyevBatched for stacks */
+    LOOM_LIB_CUSOLVER_POTRF,  /* cusolverDnXpotrf per matrix */
     LOOM_LIB_COUNT
 } loom_lib_routine;
 
@@ -116,6 +125,22 @@ typedef struct loom_gemm_args {
     int64_t stride_a, stride_b, stride_c; /* elements between batch members; 0 broadcasts */
 } loom_gemm_args;
 
+/* Eigen-decomposition of batch Hermitian n x n matrices, column-major, overwritten by their
+ * eigenvectors (vectors) or destroyed; eigenvalues to W. upper: the triangle read. */
+typedef struct loom_eigh_args {
+    int8_t dtype;  /* of A (loom_dtype); W is its real counterpart */
+    bool upper, vectors;
+    int64_t n, batch;
+} loom_eigh_args;
+
+/* Cholesky factorisation of batch Hermitian n x n matrices, column-major, in place; upper: the
+ * triangle read and written. */
+typedef struct loom_potrf_args {
+    int8_t dtype;
+    bool upper;
+    int64_t n, batch;
+} loom_potrf_args;
+
 #define LOOM_LIB_MAX_BUFFERS 4
 
 typedef struct loom_libcall {
@@ -128,6 +153,8 @@ typedef struct loom_libcall {
     size_t workspace_bytes;
     union {
         loom_gemm_args gemm;
+        loom_eigh_args eigh;   /* buffers: A, W, info (batch ints, a LOOM_BUF_STATUS) */
+        loom_potrf_args potrf; /* buffers: A, info */
     } args;
 } loom_libcall;
 
@@ -159,6 +186,24 @@ typedef struct loom_step {
     };
 } loom_step;
 
+/* What a nonzero status word of a library routine means (NumPy's LinAlgError). */
+typedef enum loom_failure {
+    LOOM_FAIL_NO_CONVERGENCE = 0, /* "Eigenvalues did not converge" */
+    LOOM_FAIL_SINGULAR,           /* "Singular matrix" */
+    LOOM_FAIL_NOT_POSITIVE        /* "Matrix is not positive definite" */
+} loom_failure;
+
+const char *loom__failure_message(loom_failure f);
+
+/* Status words to check when a result of the plan is read: a LOOM_BUF_STATUS buffer of count
+ * ints, which the routine leaves 0 on success. */
+typedef struct loom_plan_check {
+    int buffer;
+    int64_t count;
+    const char *fn;      /* the public function reported ("loom_linalg_eigh"); static */
+    loom_failure failure;
+} loom_plan_check;
+
 typedef struct loom_plan {
     int nsteps, cap_steps;
     loom_step *steps;
@@ -167,6 +212,8 @@ typedef struct loom_plan {
     size_t arena_bytes; /* one allocation for every LOOM_BUF_TEMP */
     int noutputs;
     int *outputs;       /* buffer index of each requested array, in request order */
+    int nchecks;
+    loom_plan_check *checks;
 } loom_plan;
 
 typedef struct loom_fuse_options {
@@ -203,6 +250,15 @@ int loom__plan_next_step(const loom_plan_builder *b);
  * last read by step last_use; returns its index, or -1 with the error recorded under fn. */
 int loom__plan_scratch(loom_plan_builder *b, const char *fn, size_t bytes, int producer,
                        int last_use);
+/* Adds a status buffer of count ints that a library step writes and that is checked when a
+ * result of the plan is read (failure: what a nonzero word means; user_fn: static). Returns
+ * its buffer index, or -1 with the error recorded under fn. */
+int loom__plan_check(loom_plan_builder *b, const char *fn, const char *user_fn,
+                     loom_failure failure, int64_t count);
+/* Sets what library or copy step `step` computes (a copy of summary, and its nodes, borrowed),
+ * for DOT and logs. Returns 0, or -1 with the error recorded under fn. */
+int loom__step_describe(loom_plan_builder *b, const char *fn, int step, const char *summary,
+                        const loom_array *const *nodes, int nnodes);
 /* The nodes a step computes (kernels: those fused into it), for DOT clusters. */
 int loom__step_nodes(const loom_step *s, loom_array *const **nodes);
 /* The step's label: "loom_ew_<hash> (elementwise)" or "library: cublas gemm". */

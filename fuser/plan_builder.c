@@ -41,8 +41,7 @@ int loom__plan_next_step(const loom_plan_builder *b)
     return b->plan->nsteps;
 }
 
-int loom__plan_scratch(loom_plan_builder *b, const char *fn, size_t bytes, int producer,
-                       int last_use)
+static int add_nodeless_buffer(loom_plan_builder *b, const char *fn, loom_plan_buffer nb)
 {
     loom_plan *p = b->plan;
     if (p->nbuffers == p->cap_buffers) {
@@ -55,10 +54,65 @@ int loom__plan_scratch(loom_plan_builder *b, const char *fn, size_t bytes, int p
         p->buffers = grown;
         p->cap_buffers = cap;
     }
-    p->buffers[p->nbuffers] = (loom_plan_buffer){.role = LOOM_BUF_TEMP, .bytes = bytes,
-                                                 .walk_index = -1, .producer = producer,
-                                                 .last_use = last_use};
+    nb.walk_index = -1;
+    p->buffers[p->nbuffers] = nb;
     return p->nbuffers++;
+}
+
+int loom__plan_scratch(loom_plan_builder *b, const char *fn, size_t bytes, int producer,
+                       int last_use)
+{
+    return add_nodeless_buffer(b, fn, (loom_plan_buffer){.role = LOOM_BUF_TEMP, .bytes = bytes,
+                                                         .producer = producer,
+                                                         .last_use = last_use});
+}
+
+int loom__plan_check(loom_plan_builder *b, const char *fn, const char *user_fn,
+                     loom_failure failure, int64_t count)
+{
+    loom_plan *p = b->plan;
+    loom_plan_check *grown = realloc(p->checks, (size_t)(p->nchecks + 1) * sizeof *grown);
+    if (!grown) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
+        return -1;
+    }
+    p->checks = grown;
+    int buf = add_nodeless_buffer(b, fn, (loom_plan_buffer){.role = LOOM_BUF_STATUS,
+                                                            .bytes = (size_t)count * sizeof(int),
+                                                            .producer = -1, .last_use = -1});
+    if (buf < 0)
+        return -1;
+    p->checks[p->nchecks++] = (loom_plan_check){buf, count, user_fn, failure};
+    return buf;
+}
+
+const char *loom__failure_message(loom_failure f)
+{
+    switch (f) {
+    case LOOM_FAIL_SINGULAR:
+        return "Singular matrix";
+    case LOOM_FAIL_NOT_POSITIVE:
+        return "Matrix is not positive definite";
+    default:
+        return "Eigenvalues did not converge";
+    }
+}
+
+int loom__step_describe(loom_plan_builder *b, const char *fn, int step, const char *summary,
+                        const loom_array *const *nodes, int nnodes)
+{
+    loom_step *s = &b->plan->steps[step];
+    size_t len = strlen(summary) + 1;
+    s->summary = malloc(len);
+    s->nodes = malloc((size_t)nnodes * sizeof *s->nodes);
+    if (!s->summary || !s->nodes) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
+        return -1;
+    }
+    memcpy(s->summary, summary, len);
+    for (int i = 0; i < nnodes; i++)
+        s->nodes[s->nnodes++] = (loom_array *)nodes[i];
+    return 0;
 }
 
 int loom__step_nodes(const loom_step *s, loom_array *const **nodes)

@@ -97,14 +97,12 @@ int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, s
             put(&sb, a->strides, (size_t)a->ndim * sizeof *a->strides);
             put(&sb, &a->offset, sizeof a->offset);
         }
-        if (a->op == LOOM_OP_ROUND)
-            put(&sb, &a->param.round, sizeof a->param.round);
+        size_t plen;
+        const void *param = loom__structural_params(a, &plen);
+        if (param)
+            put(&sb, param, plen);
         else if (a->op == LOOM_OP_LINSPACE) /* the last element's special case */
             put(&sb, &a->param.linspace.num, 2 * sizeof(int64_t));
-        else if (loom__ops[a->op].kind == LOOM_OPK_REDUCE)
-            put(&sb, &a->param.reduce, sizeof a->param.reduce);
-        else if (loom__ops[a->op].kind == LOOM_OPK_SCAN)
-            put(&sb, &a->param.scan, sizeof a->param.scan);
     }
     *len = sb.len;
     *key = loom__sb_take(&sb);

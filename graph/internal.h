@@ -35,7 +35,15 @@ typedef enum loom_opkind {
     LOOM_OPK_SCAN,
     /* Computed by a library routine (cuBLAS...) into memory: always materialised; the fuser
      * decides per op which inputs it must materialise first. */
-    LOOM_OPK_LIBRARY
+    LOOM_OPK_LIBRARY,
+    /* A library op with several results (svd, eigh...): its value is one uint8 buffer packing
+     * every result at the byte offsets in param.multi.offset; users only see its RESULT nodes
+     * (graph/multi.c). Always materialised into a buffer of its own, which the node keeps, so
+     * results evaluated later cost nothing. */
+    LOOM_OPK_MULTI,
+    /* One result of a MULTI node (param.result): its bytes inside the input's packed value,
+     * with the result's own dtype and shape. Costs no step and no copy. */
+    LOOM_OPK_RESULT
 } loom_opkind;
 
 typedef struct loom_opinfo {
@@ -54,9 +62,18 @@ typedef struct loom_buffer {
     void *ptr;
     size_t bytes;
     int device;
+    /* A part of another buffer (one result of a multi-output node, loom__buffer_part): the
+     * buffer whose memory this is, which the part keeps alive; NULL for an allocation. */
+    struct loom_buffer *parent;
+    /* Status words of library routines to check when the value is read (exec/check.c); owned
+     * by exec/, NULL for most buffers. */
+    struct loom__check *check;
 } loom_buffer;
 
 void loom__buffer_release(loom_buffer *b);
+
+/* The most results a multi-output op has (lstsq has four). */
+#define LOOM_MAX_RESULTS 4
 
 /* Op parameters, one member per op family (the node's op says which is set; nodes start
  * zeroed, so unused bytes are 0 and whole members can be hashed and compared). */
@@ -73,6 +90,16 @@ typedef union loom_params {
     struct { int64_t axes, keepdims; } reduce;
     /* axis: normalised, 0..ndim-1 */
     struct { int64_t axis; } scan;
+    struct { int64_t upper; } cholesky;
+    /* MULTI nodes: where each result lies in the packed value, then the op's own options */
+    struct {
+        int64_t offset[LOOM_MAX_RESULTS];
+        union {
+            struct { int64_t upper, vectors; } eigh; /* UPLO 'U' (1) or 'L' (0); jobz */
+        };
+    } multi;
+    /* RESULT nodes: which result of the input, and its byte offset in the packed value */
+    struct { int64_t index, byte_offset; } result;
 } loom_params;
 
 /* The most inputs an elementwise op has (where); other ops may have any number. */
@@ -191,6 +218,29 @@ loom_array *loom__reduce(const char *fn, loom_op op, loom_array *a, uint32_t axe
  * may be views of any strides: the fuser hands cuBLAS what it can describe and copies the rest.
  * Records only (NULL on out of memory). */
 loom_array *loom__matmul(const char *fn, loom_array *a, loom_array *b);
+
+/* ---- multi-output ops (graph/multi.c) ---- */
+
+/* One result of a multi-output op. */
+typedef struct loom_result_desc {
+    loom_dtype dtype;
+    int ndim;
+    const int64_t *shape;
+} loom_result_desc;
+
+/* A MULTI node of op packing n results (n <= LOOM_MAX_RESULTS), with param.multi.offset set,
+ * on inputs[0]'s device. The caller sets the op's options in param.multi and its inputs, then
+ * calls loom__multi_finish. NULL (error recorded under fn) when memory runs out. */
+loom_array *loom__multi_alloc(const char *fn, loom_op op, int ninputs, loom_array *const *inputs,
+                              int n, const loom_result_desc *results);
+/* Finishes m and records its n RESULT nodes into out[0..n) (scoped, as any op's result). m's
+ * reference moves to them. Returns 0, or -1 with every out[i] NULL when memory runs out. */
+int loom__multi_finish(const char *fn, loom_array *m, int n, const loom_result_desc *results,
+                       loom_array **out);
+
+/* The parameter bytes that are part of a node's structure (the structure hash and the plan
+ * key include them), or NULL. */
+const void *loom__structural_params(const loom_array *a, size_t *len);
 
 /* ---- dtypes (graph/dtype.c) ---- */
 

@@ -229,6 +229,36 @@ static inline uint64_t mix(uint64_t h, uint64_t v)
     return h * 0xff51afd7ed558ccdull;
 }
 
+const void *loom__structural_params(const loom_array *a, size_t *len)
+{
+    switch (loom__ops[a->op].kind) {
+    case LOOM_OPK_REDUCE:
+        *len = sizeof a->param.reduce;
+        return &a->param.reduce;
+    case LOOM_OPK_SCAN:
+        *len = sizeof a->param.scan;
+        return &a->param.scan;
+    case LOOM_OPK_MULTI:
+        *len = sizeof a->param.multi;
+        return &a->param.multi;
+    case LOOM_OPK_RESULT:
+        *len = sizeof a->param.result;
+        return &a->param.result;
+    default:
+        break;
+    }
+    if (a->op == LOOM_OP_CHOLESKY) {
+        *len = sizeof a->param.cholesky;
+        return &a->param.cholesky;
+    }
+    if (a->op == LOOM_OP_ROUND) {
+        *len = sizeof a->param.round;
+        return &a->param.round;
+    }
+    *len = 0;
+    return NULL;
+}
+
 loom_array *loom__node_finish(loom_array *n)
 {
     return loom__adopt(loom__node_finish_unscoped(n));
@@ -248,12 +278,10 @@ loom_array *loom__node_finish_unscoped(loom_array *n)
             h = mix(h, s == 0 ? 1 : s == 1 ? 2 : s < 0 ? 3 : 4);
         }
     }
-    if (n->op == LOOM_OP_ROUND)
-        h = mix(h, (uint64_t)n->param.round.decimals);
-    if (loom__ops[n->op].kind == LOOM_OPK_REDUCE)
-        h = mix(mix(h, (uint64_t)n->param.reduce.axes), (uint64_t)n->param.reduce.keepdims);
-    if (loom__ops[n->op].kind == LOOM_OPK_SCAN)
-        h = mix(h, (uint64_t)n->param.scan.axis);
+    size_t len;
+    const int64_t *param = loom__structural_params(n, &len);
+    for (size_t i = 0; param && i < len / sizeof *param; i++)
+        h = mix(h, (uint64_t)param[i]);
     n->hash = h;
     return n;
 }

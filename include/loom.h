@@ -54,7 +54,9 @@ enum {
     LOOM_ERR_CUDA = -4,      /* a CUDA runtime or library call failed */
     LOOM_ERR_COMPILE = -5,   /* NVRTC rejected generated code (the log is in the message) */
     LOOM_ERR_IO = -6,        /* file I/O or file format */
-    LOOM_ERR_UNSUPPORTED = -7
+    LOOM_ERR_UNSUPPORTED = -7,
+    LOOM_ERR_LINALG = -8     /* a numerical failure of linear algebra (NumPy's LinAlgError):
+                                singular matrix, not positive definite, no convergence */
 };
 
 /* The message of the most recent failure on this thread ("loom_add: shapes (3,4) and (5,)
@@ -378,6 +380,36 @@ loom_array *loom_linalg_matrix_power(loom_array *a, int64_t n);
 /* np.linalg.multi_dot: the product of n arrays in the cheapest parenthesisation; the first and
  * last may be 1-D. */
 loom_array *loom_linalg_multi_dot(loom_array *const *arrays, int n);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Decompositions on cuSOLVER (docs/linalg.md)                                                 */
+/* ------------------------------------------------------------------------------------------ */
+/* Inputs are stacks of matrices (..., M, N). float32, float64, complex64 and complex128 keep
+ * their precision; integers and bool become float64; float16 and bfloat16 are refused, as
+ * NumPy refuses float16. Numerical failures (no convergence) are found on the device without
+ * a host synchronisation and reported as LOOM_ERR_LINALG when the result is read. Functions
+ * with several results return LOOM_OK or an error code, and set every output to NULL on
+ * failure. */
+
+/* np.linalg.cholesky(a): the lower factor L of Hermitian positive-definite matrices, A = L L^H
+ * (only A's lower triangle is read). A matrix that is not positive definite is reported as
+ * LOOM_ERR_LINALG "Matrix is not positive definite" when the result is read. */
+loom_array *loom_linalg_cholesky(loom_array *a);
+/* NumPy 2's upper=True: the upper factor U, A = U^H U (A's upper triangle is read). */
+loom_array *loom_linalg_cholesky_ex(loom_array *a, bool upper);
+/* np.tril(a, k) and np.triu(a, k): the triangle on and below (above) the k-th diagonal of the
+ * last two axes, zero elsewhere; a 1-D a is taken as a row repeated (NumPy's rule). */
+loom_array *loom_tril(loom_array *a, int64_t k);
+loom_array *loom_triu(loom_array *a, int64_t k);
+
+/* np.linalg.eigh(a) of Hermitian (symmetric) matrices, reading the lower triangle: eigenvalues
+ * w (..., n) in ascending order, real, and eigenvectors v (..., n, n) as columns. */
+int loom_linalg_eigh(loom_array *a, loom_array **w, loom_array **v);
+/* The same reading the triangle uplo names: 'L' (lower) or 'U' (upper), NumPy's UPLO. */
+int loom_linalg_eigh_ex(loom_array *a, char uplo, loom_array **w, loom_array **v);
+/* np.linalg.eigvalsh(a): the eigenvalues only (cheaper: no eigenvectors are computed). */
+loom_array *loom_linalg_eigvalsh(loom_array *a);
+loom_array *loom_linalg_eigvalsh_ex(loom_array *a, char uplo);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Evaluation and transfers to the host                                                        */

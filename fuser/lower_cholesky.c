@@ -1,0 +1,41 @@
+/* Lowering of CHOLESKY nodes: the input is copied into the node's buffer and factored there in
+ * place by cuSOLVER. Row-major A read column-major is conj(A), so the triangle cuSOLVER reads
+ * is the other one (graph/linalg.c masks the triangle cuSOLVER leaves untouched). */
+#include "lower.h"
+
+static void input_in_memory(loom_walk *w, int i)
+{
+    loom__contiguous_in_memory(w, w->v[i].node->inputs[0]);
+}
+
+static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
+                 int nroots, bool persistent)
+{
+    (void)nroots;
+    (void)persistent;
+    const loom_walk_node *v = &w->v[roots[0]];
+    const loom_array *c = v->node, *a = c->inputs[0];
+    if (a->size == 0)
+        return 0;
+    int64_t n = a->shape[a->ndim - 1], batch = a->size / (n * n);
+    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_COPY);
+    if (!s)
+        return -1;
+    s->copy = (loom_copy){.dst = v->buffer, .src = w->v[loom__walk_at(w, a)].buffer,
+                          .bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype)};
+    int info = loom__plan_check(b, fn, "loom_linalg_cholesky", LOOM_FAIL_NOT_POSITIVE, batch);
+    if (info < 0 || !(s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY)))
+        return -1;
+    loom_libcall *l = &s->lib;
+    l->routine = LOOM_LIB_CUSOLVER_POTRF;
+    l->nbuffers = 2;
+    l->buffer[0] = v->buffer;
+    l->buffer[1] = info;
+    l->workspace = -1; /* sized by cuSOLVER's query when the call runs */
+    l->args.potrf = (loom_potrf_args){.dtype = a->dtype, .upper = !c->param.cholesky.upper,
+                                      .n = n, .batch = batch};
+    return loom__step_describe(b, fn, loom__plan_next_step(b) - 1, "linalg_cholesky",
+                               (const loom_array *const[]){c}, 1);
+}
+
+const loom_lowering loom__lower_cholesky = {LOOM_PLACE_ALONE, input_in_memory, lower, NULL};

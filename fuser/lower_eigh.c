@@ -1,0 +1,49 @@
+/* Lowering of EIGH nodes: the input is copied into the eigenvector part of the node's packed
+ * value (cuSOLVER overwrites its matrix), then one cuSOLVER call decomposes every matrix of
+ * the stack in place. Row-major A read column-major is A^T = conj(A) (A Hermitian), so the
+ * triangle cuSOLVER reads is the other one, and graph/linalg.c turns its eigenvectors back. */
+#include "lower.h"
+
+static void input_in_memory(loom_walk *w, int i)
+{
+    loom__contiguous_in_memory(w, w->v[i].node->inputs[0]);
+}
+
+static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
+                 int nroots, bool persistent)
+{
+    (void)nroots;
+    (void)persistent;
+    const loom_walk_node *v = &w->v[roots[0]];
+    const loom_array *m = v->node, *a = m->inputs[0];
+    int64_t n = a->ndim ? a->shape[a->ndim - 1] : 0;
+    int64_t batch = n ? a->size / (n * n) : 0;
+    if (a->size == 0)
+        return 0; /* empty results: nothing to write */
+    size_t bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
+    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_COPY);
+    if (!s)
+        return -1;
+    s->copy = (loom_copy){.dst = v->buffer, .src = w->v[loom__walk_at(w, a)].buffer,
+                          .dst_offset = (size_t)m->param.multi.offset[1], .bytes = bytes};
+    bool vectors = m->param.multi.eigh.vectors;
+    const char *user = vectors ? "loom_linalg_eigh" : "loom_linalg_eigvalsh";
+    int info = loom__plan_check(b, fn, user, LOOM_FAIL_NO_CONVERGENCE, batch);
+    if (info < 0 || !(s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY)))
+        return -1;
+    loom_libcall *l = &s->lib;
+    l->routine = LOOM_LIB_CUSOLVER_SYEVD;
+    l->nbuffers = 3;
+    l->buffer[0] = v->buffer;
+    l->byte_offset[0] = (size_t)m->param.multi.offset[1];
+    l->buffer[1] = v->buffer;
+    l->byte_offset[1] = (size_t)m->param.multi.offset[0];
+    l->buffer[2] = info;
+    l->workspace = -1; /* sized by cuSOLVER's query when the plan is prepared */
+    l->args.eigh = (loom_eigh_args){.dtype = a->dtype, .upper = !m->param.multi.eigh.upper,
+                                    .vectors = vectors, .n = n, .batch = batch};
+    return loom__step_describe(b, fn, loom__plan_next_step(b) - 1, user + 5,
+                               (const loom_array *const[]){m}, 1);
+}
+
+const loom_lowering loom__lower_eigh = {LOOM_PLACE_ALONE, input_in_memory, lower, NULL};
