@@ -108,7 +108,8 @@ static int run_direct(const char *fn, const segment *sg, const loom_plan *p,
     return LOOM_OK;
 }
 
-/* The bytes a mixed segment's graph bakes in: kernel arguments and library/copy addresses. */
+/* The bytes a mixed segment's graph bakes in: kernel arguments, library/copy addresses and
+ * library value arguments. */
 static unsigned char *signature(const segment *sg, const loom_plan *p,
                                 const loom__step_state *runs, void *const *addr, size_t *len)
 {
@@ -118,7 +119,7 @@ static unsigned char *signature(const segment *sg, const loom_plan *p,
         if (s->kind == LOOM_STEP_KERNEL && loom__step_has_work(s))
             n += (size_t)s->kernel.nargs * 16;
         else if (s->kind == LOOM_STEP_LIBRARY)
-            n += (LOOM_LIB_MAX_BUFFERS + 1) * sizeof(void *);
+            n += (LOOM_LIB_MAX_BUFFERS + 1) * sizeof(void *) + sizeof s->lib.args;
         else if (s->kind == LOOM_STEP_COPY)
             n += 2 * sizeof(void *);
     }
@@ -136,6 +137,8 @@ static unsigned char *signature(const segment *sg, const loom_plan *p,
             void *ws = s->lib.workspace >= 0 ? addr[s->lib.workspace] : NULL;
             memcpy(at, &ws, sizeof ws);
             at += sizeof(void *);
+            memcpy(at, &s->lib.args, sizeof s->lib.args); /* values baked in (alpha) */
+            at += sizeof s->lib.args;
         } else if (s->kind == LOOM_STEP_COPY) {
             memcpy(at, &addr[s->copy.dst], sizeof(void *));
             memcpy(at + sizeof(void *), &addr[s->copy.src], sizeof(void *));

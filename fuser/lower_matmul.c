@@ -139,8 +139,8 @@ static int buffer_of(const loom_walk *w, const loom_array *a)
 /* Appends the GEMM computing MATMUL node mm into plan buffer out; with beta_one, out already
  * holds an addend (a @ b + c). nodes/summary: what the step computes, for DOT and logs. */
 static int emit_gemm(const char *fn, loom_plan_builder *b, const loom_walk *w,
-                     const loom_array *mm, int out, bool beta_one, const loom_array *const *nodes,
-                     int nnodes, const char *summary)
+                     const loom_array *mm, int out, bool beta_one, const loom_array *alpha,
+                     const loom_array *const *nodes, int nnodes, const char *summary)
 {
     const loom_array *a = mm->inputs[0], *bm = mm->inputs[1];
     int nd = mm->ndim;
@@ -177,6 +177,8 @@ static int emit_gemm(const char *fn, loom_plan_builder *b, const loom_walk *w,
         .m = n, .n = m, .k = k, .batch = batch,
         .lda = ob.ld, .ldb = oa.ld, .ldc = n > 1 ? n : 1,
         .stride_a = ob.batch_stride, .stride_b = oa.batch_stride, .stride_c = m * n,
+        .scaled = alpha != NULL, .alpha_node = alpha ? loom__walk_at(w, alpha) : -1,
+        .alpha_re = alpha ? alpha->param.value.re : 1, .alpha_im = alpha ? alpha->param.value.im : 0,
     };
     int step = loom__plan_next_step(b) - 1;
     l->workspace_bytes = GEMM_WORKSPACE_BYTES;
@@ -192,8 +194,8 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     (void)nroots;
     (void)persistent;
     const loom_walk_node *v = &w->v[roots[0]];
-    return emit_gemm(fn, b, w, v->node, v->buffer, false, (const loom_array *const[]){v->node}, 1,
-                     "matmul");
+    return emit_gemm(fn, b, w, v->node, v->buffer, false, NULL,
+                     (const loom_array *const[]){v->node}, 1, "matmul");
 }
 
 /* ---- a @ b + c: cuBLAS's beta ---- */
@@ -229,27 +231,72 @@ static int lower_beta(const char *fn, loom_plan_builder *b, const loom_walk *w, 
         return -1;
     s->copy = (loom_copy){.dst = v->buffer, .src = w->v[loom__walk_at(w, c)].buffer,
                           .bytes = (size_t)c->size * loom_dtype_size((loom_dtype)c->dtype)};
-    return emit_gemm(fn, b, w, mm, v->buffer, true,
+    return emit_gemm(fn, b, w, mm, v->buffer, true, NULL,
                      (const loom_array *const[]){mm, v->node}, 2, "matmul add (beta)");
 }
 
 static const loom_lowering beta = {LOOM_PLACE_ALONE, beta_inputs_in_memory, lower_beta, NULL};
 
+/* ---- s * (a @ b): cuBLAS's alpha ---- */
+
+/* The MATMUL input of a multiplication lowered with alpha, and the scalar factor. */
+static const loom_array *scaled_product(const loom_array *mul, const loom_array **alpha)
+{
+    int slot = mul->inputs[0]->op == LOOM_OP_MATMUL && !loom__is_input(mul->inputs[0]) ? 0 : 1;
+    *alpha = mul->inputs[1 - slot];
+    return mul->inputs[slot];
+}
+
+static void alpha_inputs_in_memory(loom_walk *w, int i)
+{
+    const loom_array *alpha;
+    operands_in_memory(w, loom__walk_at(w, scaled_product(w->v[i].node, &alpha)));
+}
+
+static int lower_alpha(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
+                       int nroots, bool persistent)
+{
+    (void)nroots;
+    (void)persistent;
+    const loom_walk_node *v = &w->v[roots[0]];
+    const loom_array *alpha, *mm = scaled_product(v->node, &alpha);
+    return emit_gemm(fn, b, w, mm, v->buffer, false, alpha,
+                     (const loom_array *const[]){mm, v->node}, 2, "matmul scale (alpha)");
+}
+
+static const loom_lowering scaled = {LOOM_PLACE_ALONE, alpha_inputs_in_memory, lower_alpha, NULL};
+
+/* The product feeds only this consumer, which computes in the product's dtype. */
+static bool sole_same_dtype_input(const loom_walk *w, const loom_array *consumer,
+                                  const loom_array *mm)
+{
+    if (mm->op != LOOM_OP_MATMUL || loom__is_input(mm))
+        return false;
+    const loom_walk_node *mv = &w->v[loom__walk_at(w, mm)];
+    return consumer->dtype == mm->dtype && consumer->cdtype == mm->dtype &&
+           mv->nconsumers == 1 && !mv->requested;
+}
+
 /* A product consumed only by an addition of an addend of its shape and dtype that lies in
- * memory contiguously (not a broadcast: cuBLAS's C cannot be one) is computed with beta = 1. */
+ * memory contiguously (not a broadcast: cuBLAS's C cannot be one) is computed with beta = 1;
+ * one consumed only by a multiplication by a scalar (a 0-d value, real or complex) is computed
+ * with that scalar as alpha. */
 static const loom_lowering *epilogue(const loom_walk *w, int consumer)
 {
-    const loom_array *add = w->v[consumer].node, *c;
-    if (add->op != LOOM_OP_ADD || add->ninputs != 2)
+    const loom_array *y = w->v[consumer].node, *other;
+    if (y->ninputs != 2)
         return NULL;
-    const loom_array *mm = product_of(add, &c);
-    if (mm->op != LOOM_OP_MATMUL || loom__is_input(mm))
+    if (y->op == LOOM_OP_MULTIPLY) {
+        const loom_array *mm = scaled_product(y, &other);
+        return other->op == LOOM_OP_SCALAR && sole_same_dtype_input(w, y, mm) ? &scaled : NULL;
+    }
+    if (y->op != LOOM_OP_ADD)
         return NULL;
-    const loom_walk_node *mv = &w->v[loom__walk_at(w, mm)];
-    bool same = add->dtype == mm->dtype && add->cdtype == mm->dtype && c->dtype == mm->dtype &&
-                c->ndim == mm->ndim && c->op != LOOM_OP_VIEW && c->op != LOOM_OP_SCALAR &&
-                memcmp(c->shape, mm->shape, (size_t)mm->ndim * sizeof *mm->shape) == 0;
-    return same && mv->nconsumers == 1 && !mv->requested ? &beta : NULL;
+    const loom_array *mm = product_of(y, &other);
+    bool same = other->dtype == mm->dtype && other->ndim == mm->ndim && other->op != LOOM_OP_VIEW &&
+                other->op != LOOM_OP_SCALAR &&
+                memcmp(other->shape, mm->shape, (size_t)mm->ndim * sizeof *mm->shape) == 0;
+    return same && sole_same_dtype_input(w, y, mm) ? &beta : NULL;
 }
 
 const loom_lowering loom__lower_matmul = {LOOM_PLACE_ALONE, operands_in_memory, lower, epilogue};

@@ -120,6 +120,10 @@ typedef struct loom_gemm_args {
     int8_t dtype;             /* of A, B and C (loom_dtype) */
     int8_t op_a, op_b;        /* 'N', 'T' or 'C' */
     bool beta_one;            /* C holds the addend (beta = 1) instead of being overwritten */
+    bool scaled;              /* alpha is alpha_re + i alpha_im (read from the scalar node at
+                                 walk index alpha_node when a cached plan is rebound), else 1 */
+    int alpha_node;
+    double alpha_re, alpha_im;
     int64_t m, n, k, batch;
     int64_t lda, ldb, ldc;
     int64_t stride_a, stride_b, stride_c; /* elements between batch members; 0 broadcasts */

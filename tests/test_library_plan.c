@@ -6,6 +6,7 @@
 #include "check.h"
 #include "inputs.h"
 #include "fuser/plan.h"
+#include "fuser/walk.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,40 @@ static void test_beta(void)
     loom_array *c64 = test_input(2, (int64_t[]){6, 5}, LOOM_FLOAT64);
     p = plan_of(loom_add(loom__matmul("test", a, b), c64), true);
     CHECK(p && gemm_of(p) && !gemm_of(p)->beta_one && count(p, LOOM_STEP_KERNEL) == 1);
+    loom__plan_free(p);
+    loom_scope_end();
+}
+
+/* s * (a @ b) folds s into alpha; a plan rebound to a graph with another s takes its value. */
+static void test_alpha(void)
+{
+    loom_scope_begin();
+    loom_array *a = test_input(2, (int64_t[]){6, 4}, LOOM_FLOAT32);
+    loom_array *b = test_input(2, (int64_t[]){4, 5}, LOOM_FLOAT32);
+    loom_array *y = loom_mul_scalar(loom__matmul("test", a, b), 3.0);
+    loom_plan *p = plan_of(y, true);
+    CHECK(p && p->nsteps == 1 && gemm_of(p) && gemm_of(p)->scaled && gemm_of(p)->alpha_re == 3.0);
+    CHECK(p && p->buffers[p->outputs[0]].role == LOOM_BUF_OUTPUT &&
+          p->steps[0].lib.buffer[2] == p->outputs[0]);
+    loom_walk w;
+    loom_array *y2 = loom_mul_scalar(loom__matmul("test", a, b), -0.5);
+    CHECK(loom__walk_build("test", &w, &y2, 1) == 0);
+    if (p) {
+        loom__plan_rebind(p, &w);
+        CHECK(gemm_of(p)->alpha_re == -0.5);
+    }
+    loom__walk_free(&w);
+    loom__plan_free(p);
+    /* then a consumer: the scaled product is written once and read by one kernel */
+    p = plan_of(loom_add_scalar(loom_mul_scalar(loom__matmul("test", a, b), 2.0), 1.0), true);
+    CHECK(p && p->nsteps == 2 && gemm_of(p) && gemm_of(p)->scaled);
+    loom__plan_free(p);
+    /* a complex factor makes the result complex: no alpha; unfused: none either */
+    p = plan_of(loom_multiply(loom__matmul("test", a, b), loom_scalar_complex(1.0, 2.0)), true);
+    CHECK(p && gemm_of(p) && !gemm_of(p)->scaled && count(p, LOOM_STEP_KERNEL) == 1);
+    loom__plan_free(p);
+    p = plan_of(y, false);
+    CHECK(p && gemm_of(p) && !gemm_of(p)->scaled && count(p, LOOM_STEP_KERNEL) == 1);
     loom__plan_free(p);
     loom_scope_end();
 }
@@ -224,6 +259,7 @@ int main(void)
     test_epilogue_fuses();
     test_layouts();
     test_beta();
+    test_alpha();
     test_batches();
     test_dot_cluster();
     return check_summary("test_library_plan");

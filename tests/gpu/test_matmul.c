@@ -965,6 +965,10 @@ static loom_array *relu_bias2(loom_array *const *in)
 /* a @ b + c with c of the product's shape: cuBLAS's beta when fused */
 static loom_array *mm_plus_c(loom_array *const *in) { return loom_add(loom_matmul(in[0], in[1]), in[3]); }
 
+/* s * (a @ b): cuBLAS's alpha when fused; s changes between runs of one cached plan */
+static double alpha_value;
+static loom_array *mm_scaled(loom_array *const *in) { return loom_mul_scalar(loom_matmul(in[0], in[1]), alpha_value); }
+
 static loom_array *mm_sum0(loom_array *const *in) { return loom_sum(loom_matmul(in[0], in[1]), (int[]){0}, 1, false); }
 
 static loom_array *mm_sum1(loom_array *const *in) { return loom_sum(loom_matmul(in[0], in[1]), (int[]){1}, 1, false); }
@@ -1016,6 +1020,17 @@ static void test_fused(void)
     }
     fused_and_unfused("a @ b + c (300,200)@(200,257)", mm_plus_c, in, &yc);
     expect_free(&yc);
+    for (int t = 0; t < 2; t++) {
+        alpha_value = t ? -0.75 : 2.5;
+        expect ys = expect_alloc(LOOM_FLOAT32, 2, SH(m, n));
+        for (int64_t i = 0; i < ys.n; i++) {
+            ys.re[i] = alpha_value * c.re[i];
+            ys.tol[i] = fabs(alpha_value) * c.tol[i] + u * fabs(ys.re[i]);
+        }
+        fused_and_unfused(t ? "-0.75 * (a @ b) (same plan, new alpha)" : "2.5 * (a @ b)", mm_scaled,
+                          in, &ys);
+        expect_free(&ys);
+    }
     /* 2 * relu(c + bias): relu is 1-Lipschitz, so c's error plus the add's rounding, doubled */
     expect y = expect_alloc(LOOM_FLOAT32, 2, SH(m, n));
     for (int64_t i = 0; i < y.n; i++) {
