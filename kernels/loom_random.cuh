@@ -76,18 +76,9 @@ LOOM__D double loom_centred(loom_u64 b)
     return ((double)((long long)(b >> 11) - (1LL << 52)) + 0.5) * 0x1p-53;
 }
 
-LOOM__D float loom_rlog(float x) { return logf(x); }
-LOOM__D double loom_rlog(double x) { return log(x); }
-LOOM__D float loom_rlog1p(float x) { return log1pf(x); }
-LOOM__D double loom_rlog1p(double x) { return log1p(x); }
-LOOM__D float loom_rexp(float x) { return expf(x); }
-LOOM__D double loom_rexp(double x) { return exp(x); }
-LOOM__D float loom_rexpm1(float x) { return expm1f(x); }
-LOOM__D double loom_rexpm1(double x) { return expm1(x); }
+/* loom_math.cuh has loom__log, loom__exp, loom__pow...; these two it lacks. */
 LOOM__D float loom_rsqrt_(float x) { return sqrtf(x); }
 LOOM__D double loom_rsqrt_(double x) { return sqrt(x); }
-LOOM__D float loom_rpow(float x, float y) { return powf(x, y); }
-LOOM__D double loom_rpow(double x, double y) { return pow(x, y); }
 LOOM__D void loom_rsincospi(float x, float *s, float *c) { sincospif(x, s, c); }
 LOOM__D void loom_rsincospi(double x, double *s, double *c) { sincospi(x, s, c); }
 
@@ -118,7 +109,7 @@ template <class F, unsigned V> LOOM__D F loom_rng_gauss(loom_u64 seed, loom_u64 
 {
     const unsigned E = loom_units<F>::E, lane = loom_rng_lane<E, V>(g, j);
     const loom_u32x4 x = loom_philox(seed, loom_rng_block<E, V>(ctr, g, j), 0);
-    const F r = loom_rsqrt_(F(-2) * loom_rlog(loom_open01(loom_units<F>::get(x, lane & ~1u))));
+    const F r = loom_rsqrt_(F(-2) * loom__log(loom_open01(loom_units<F>::get(x, lane & ~1u))));
     F s, c;
     loom_rsincospi(F(2) * loom_u01(loom_units<F>::get(x, lane | 1u)), &s, &c);
     return r * (lane & 1u ? s : c);
@@ -127,7 +118,7 @@ template <class F, unsigned V> LOOM__D F loom_rng_gauss(loom_u64 seed, loom_u64 
 /* Standard exponential by inversion. */
 template <class F, unsigned V> LOOM__D F loom_rng_stdexp(loom_u64 seed, loom_u64 ctr, loom_u64 g, unsigned j)
 {
-    return -loom_rlog(loom_open01(loom_rng_unit<F, V>(seed, ctr, g, j)));
+    return -loom__log(loom_open01(loom_rng_unit<F, V>(seed, ctr, g, j)));
 }
 
 /* ---- closed forms (T: float or double, computed in T) ---- */
@@ -142,7 +133,7 @@ template <class T, unsigned V> LOOM__D T loom_rng_normal(loom_u64 s, loom_u64 k,
 }
 template <class T, unsigned V> LOOM__D T loom_rng_lognormal(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double mean, double sigma, double)
 {
-    return loom_rexp(T(mean) + T(sigma) * loom_rng_gauss<T, V>(s, k, g, j));
+    return loom__exp(T(mean) + T(sigma) * loom_rng_gauss<T, V>(s, k, g, j));
 }
 template <class T, unsigned V> LOOM__D T loom_rng_exponential(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double scale, double, double)
 {
@@ -158,30 +149,30 @@ template <class T, unsigned V> LOOM__D T loom_rng_standard_cauchy(loom_u64 s, lo
 template <class T, unsigned V> LOOM__D T loom_rng_laplace(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double loc, double scale, double)
 {
     const T t = loom_centred(loom_rng_unit<T, V>(s, k, g, j));
-    return t >= T(0) ? T(loc) - T(scale) * loom_rlog(T(1) - T(2) * t)
-                     : T(loc) + T(scale) * loom_rlog(T(1) + T(2) * t);
+    return t >= T(0) ? T(loc) - T(scale) * loom__log(T(1) - T(2) * t)
+                     : T(loc) + T(scale) * loom__log(T(1) + T(2) * t);
 }
 template <class T, unsigned V> LOOM__D T loom_rng_logistic(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double loc, double scale, double)
 {
     const T t = loom_centred(loom_rng_unit<T, V>(s, k, g, j));
-    return T(loc) + T(scale) * loom_rlog((T(0.5) + t) / (T(0.5) - t));
+    return T(loc) + T(scale) * loom__log((T(0.5) + t) / (T(0.5) - t));
 }
 template <class T, unsigned V> LOOM__D T loom_rng_gumbel(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double loc, double scale, double)
 {
     const T u = T(0.5) + loom_centred(loom_rng_unit<T, V>(s, k, g, j));
-    return T(loc) - T(scale) * loom_rlog(-loom_rlog(u));
+    return T(loc) - T(scale) * loom__log(-loom__log(u));
 }
 template <class T, unsigned V> LOOM__D T loom_rng_weibull(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double a, double, double)
 {
-    return a == 0 ? T(0) : loom_rpow(loom_rng_stdexp<T, V>(s, k, g, j), T(1 / a));
+    return a == 0 ? T(0) : loom__pow(loom_rng_stdexp<T, V>(s, k, g, j), T(1 / a));
 }
 template <class T, unsigned V> LOOM__D T loom_rng_pareto(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double a, double, double)
 {
-    return loom_rexpm1(loom_rng_stdexp<T, V>(s, k, g, j) / T(a));
+    return loom__expm1(loom_rng_stdexp<T, V>(s, k, g, j) / T(a));
 }
 template <class T, unsigned V> LOOM__D T loom_rng_power(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double a, double, double)
 {
-    return loom_rpow(-loom_rexpm1(-loom_rng_stdexp<T, V>(s, k, g, j)), T(1 / a));
+    return loom__pow(-loom__expm1(-loom_rng_stdexp<T, V>(s, k, g, j)), T(1 / a));
 }
 template <class T, unsigned V> LOOM__D T loom_rng_rayleigh(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double scale, double, double)
 {
