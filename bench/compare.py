@@ -15,6 +15,7 @@ PEER_NAMES = {
     "matmul64_10k": "matmul64_10k",
     "matmul_relu_bias": "matmul_relu_bias",
     "bmm64": "bmm64",
+    "randn64M_rng": "randn64M",  # CuPy's default_rng against Loom's Generator
 }
 
 # Floating-point operations of the compute-bound workloads (2mnk per product).

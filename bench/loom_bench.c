@@ -3,8 +3,8 @@
  * planning, launch) plus a synchronize, median of 20 runs after 3 warm-ups. Prints one line per
  * workload in the peers' format; bench/compare.py builds the table.
  *   loom_bench [workload ...]      (chain scale mse softmax layernorm rownorm sum_full sum_cols
- *                                   small64 ones2GB matmul32 matmul64_10k matmul_relu_bias bmm64
- *                                   compile disk_load)
+ *                                   small64 ones2GB randn64M x_plus_randn matmul32 matmul64_10k
+ *                                   matmul_relu_bias bmm64 compile disk_load)
  * sum_full and sum_cols have no peer; compare.py shows them against the copy limit only (issue 4:
  * within 10% and 15% of it). The matmuls are compute-bound (0 effective bytes, GB/s printed as
  * nan) except bmm64, whose 64x64 products are memory-bound; compare.py adds their TFLOP/s.
@@ -130,6 +130,24 @@ static loom_array *small64(loom_array *const *in)
     for (int i = 0; i < 32; i++)
         x = loom_add_scalar(loom_mul_scalar(x, 1.0001), 0.5);
     return x;
+}
+
+/* The random workloads draw from one generator: each call reserves new counter blocks, so
+ * every call makes new numbers through the same cached plan and kernel. */
+static loom_rng *bench_rng;
+
+/* 2^26 float32 standard normals, materialised. */
+static loom_array *randn64m(loom_array *const *in)
+{
+    (void)in;
+    return loom_rng_standard_normal(bench_rng, 1, (int64_t[]){N_BIG}, LOOM_FLOAT32);
+}
+
+/* x + standard normals of x's shape: reads x, writes the sum, nothing else. */
+static loom_array *x_plus_randn(loom_array *const *in)
+{
+    return loom_add(in[0], loom_rng_standard_normal(bench_rng, loom_ndim(in[0]), loom_shape(in[0]),
+                                                    LOOM_FLOAT32));
 }
 
 static loom_array *ones2gb(loom_array *const *in)
@@ -274,6 +292,12 @@ int main(int argc, char **argv)
     }
     if (wanted(argc, argv, "sum_full"))
         bad |= time_workload("sum_full", sum_full, &x, 4.0 * N_BIG);
+    bench_rng = loom_random_default_rng(2026);
+    if (wanted(argc, argv, "randn64M"))
+        bad |= time_workload("randn64M", randn64m, NULL, 4.0 * N_BIG);
+    if (wanted(argc, argv, "x_plus_randn"))
+        bad |= time_workload("x_plus_randn", x_plus_randn, &x, 8.0 * N_BIG);
+    loom_rng_destroy(bench_rng);
     loom_release(x);
     if (wanted(argc, argv, "softmax") || wanted(argc, argv, "layernorm")) {
         loom_array *in[3] = {random_input((int64_t)ROWS * ROWS, 0, ROWS), random_input(ROWS, 1, 1),

@@ -278,7 +278,17 @@ static void emit_strided_index(ctx *c, loom_strbuf *sb, const operand *op, int o
         loom__sb_printf(sb, " + c%d * S%d_%d", d, o, d);
 }
 
-static void emit_value(ctx *c, loom_strbuf *sb, int i)
+/* A generator read at the kernel's own flat index: in a vector step, random generators get
+ * the step and lane apart, so the lanes share their Philox blocks. */
+static void emit_gen_here(ctx *c, loom_strbuf *sb, const loom_array *g, int param, bool vector)
+{
+    if (vector && loom__is_random(g->op))
+        loom__emit_random(sb, g, param, "g", "j", c->vec);
+    else
+        loom__emit_gen(sb, g, param, "i");
+}
+
+static void emit_value(ctx *c, loom_strbuf *sb, int i, bool vector)
 {
     const loom_walk *w = c->w;
     const loom_array *a = w->v[i].node;
@@ -289,7 +299,7 @@ static void emit_value(ctx *c, loom_strbuf *sb, int i)
         return;
     }
     if (loom__ops[a->op].kind == LOOM_OPK_GEN) {
-        loom__emit_gen(sb, a, c->ops[c->op_of[i]].param, "i");
+        emit_gen_here(c, sb, a, c->ops[c->op_of[i]].param, vector);
         loom__sb_printf(sb, ";\n");
         return;
     }
@@ -308,8 +318,7 @@ static void emit_needs(const ctx *c, loom_strbuf *sb)
     loom_needs n = {0};
     for (int s = 0; s < c->nnodes + c->nops; s++) {
         int i = s < c->nnodes ? c->nodes[s] : c->ops[s - c->nnodes].node;
-        loom__needs_add(&n, c->w->v[i].node->dtype);
-        loom__needs_add(&n, c->w->v[i].node->cdtype);
+        loom__needs_add_node(&n, c->w->v[i].node);
     }
     loom__emit_needs(sb, &n);
 }
@@ -342,7 +351,7 @@ static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
             const loom_array *g = source_of(a);
             loom__sb_printf(sb, "        const %s v%d = ", t, c->local[op->node]);
             if (op->kind == SRC_GEN) {
-                loom__emit_gen(sb, g, op->param, "i");
+                emit_gen_here(c, sb, g, op->param, vector);
             } else {
                 loom_strbuf f = {0};
                 emit_strided_index(c, &f, op, o);
@@ -367,7 +376,7 @@ static void emit_body(ctx *c, loom_strbuf *sb, const int *roots, int nroots, con
         int i = c->nodes[t], o = c->op_of[i];
         if (o >= 0 && c->ops[o].kind != SRC_NONE)
             continue; /* read by emit_loads */
-        emit_value(c, sb, i);
+        emit_value(c, sb, i, vector);
     }
     for (int r = 0; r < nroots; r++) {
         if (vector)

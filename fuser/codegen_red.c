@@ -471,10 +471,8 @@ static char *generate(rctx *c, const geometry *g, const int *roots, int nroots, 
         return NULL;
     loom_needs needs = {0};
     for (int i = 0; i < w->n; i++)
-        if (c->need[i]) {
-            loom__needs_add(&needs, w->v[i].node->dtype);
-            loom__needs_add(&needs, w->v[i].node->cdtype);
-        }
+        if (c->need[i])
+            loom__needs_add_node(&needs, w->v[i].node);
     static const char *modes[] = {"", " (partial results)", " (combining partial results)"};
     loom__sb_printf(&sb, "// Loom reduction kernel%s: %s%s, %d stage%s, %s indexing\n", modes[g->mode],
                     g->persistent ? "persistent rows" : c->column ? "columns" : "rows",

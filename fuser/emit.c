@@ -114,12 +114,44 @@ void loom__emit_gen(loom_strbuf *sb, const loom_array *g, int p, const char *f)
                         f, p, f, p, p + 1);
         break;
     default:
+        if (loom__is_random(g->op))
+            loom__emit_random(sb, g, p, f, "0", 1);
         break;
     }
 }
 
+void loom__emit_random(loom_strbuf *sb, const loom_array *g, int p, const char *step,
+                       const char *lane, int per_step)
+{
+    loom__sb_printf(sb, "loom_rng_%s<%s, %d>(p%d, p%d, (loom_u64)(%s), %s, p%d, p%d", loom__ops[g->op].name,
+                    loom__ctype(g->dtype), per_step, p, p + 1, step, lane, p + 2, p + 3);
+    if (g->op == LOOM_OP_RANDOM_INTEGERS)
+        loom__sb_printf(sb, ")");
+    else
+        loom__sb_printf(sb, ", p%d)", p + 4);
+}
+
+/* Seed and first block, then the parameters: as loom_rng_<name> in kernels/loom_random.cuh
+ * takes them. Values, not source, so other seeds and calls reuse the kernel. */
+static int arg_random(loom_kargs *c, const loom_array *g)
+{
+    int p = loom__arg_param(c, g, LOOM_SRC_PARAM_I64, LOOM_PARAM(random.seed));
+    loom__arg_param(c, g, LOOM_SRC_PARAM_I64, LOOM_PARAM(random.ctr));
+    if (g->op == LOOM_OP_RANDOM_INTEGERS) {
+        loom__arg_param(c, g, LOOM_SRC_PARAM_I64, LOOM_PARAM(randint.low));
+        loom__arg_param(c, g, LOOM_SRC_PARAM_I64, LOOM_PARAM(randint.range));
+    } else {
+        loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(random.a));
+        loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(random.b));
+        loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(random.c));
+    }
+    return p;
+}
+
 int loom__arg_gen(loom_kargs *c, const loom_array *g)
 {
+    if (loom__is_random(g->op))
+        return arg_random(c, g);
     switch (g->op) {
     case LOOM_OP_FULL:
         return loom__arg_value(c, g);
@@ -186,6 +218,14 @@ void loom__needs_add(loom_needs *n, int dt)
     n->ints |= loom__is_int((loom_dtype)dt);
 }
 
+void loom__needs_add_node(loom_needs *n, const loom_array *a)
+{
+    loom__needs_add(n, a->dtype);
+    loom__needs_add(n, a->cdtype);
+    const loom_array *g = a->op == LOOM_OP_VIEW && a->ninputs ? a->inputs[0] : a;
+    n->random |= loom__is_random(g->op);
+}
+
 /* Parsing the ops of every dtype was most of a small kernel's compile time. */
 void loom__emit_needs(loom_strbuf *sb, const loom_needs *n)
 {
@@ -195,6 +235,8 @@ void loom__emit_needs(loom_strbuf *sb, const loom_needs *n)
         loom__sb_printf(sb, "#define LOOM_NEED_COMPLEX\n");
     if (n->ints)
         loom__sb_printf(sb, "#define LOOM_NEED_INT\n");
+    if (n->random)
+        loom__sb_printf(sb, "#define LOOM_NEED_RANDOM\n");
 }
 
 int loom__kernel_name_source(loom_kernel *k, const char *prefix, char *src)

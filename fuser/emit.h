@@ -35,14 +35,20 @@ int loom__arg_gen(loom_kargs *args, const loom_array *g);
 const char *loom__ctype(int dt);
 /* The value of generator g at flat index expression f, its parameters from p<p> on. */
 void loom__emit_gen(loom_strbuf *sb, const loom_array *g, int p, const char *f);
+/* The value of random generator g at flat index step * per_step + lane (per_step a constant;
+ * lane the unrolled lane of a vector step, or "0"), its parameters from p<p> on. */
+void loom__emit_random(loom_strbuf *sb, const loom_array *g, int p, const char *step,
+                       const char *lane, int per_step);
 /* The expression of elementwise node a given its inputs' expressions (a->ninputs of them). */
 void loom__emit_ew_expr(loom_strbuf *sb, const loom_array *a, const char *const *in);
 
 /* Which dtype groups of kernels/loom_types.cuh a kernel uses. */
 typedef struct loom_needs {
-    bool half, complex, ints;
+    bool half, complex, ints, random;
 } loom_needs;
 void loom__needs_add(loom_needs *n, int dt);
+/* The groups node a (or the generator a view reads) needs: its dtypes, random generators. */
+void loom__needs_add_node(loom_needs *n, const loom_array *a);
 void loom__emit_needs(loom_strbuf *sb, const loom_needs *n);
 
 /* Names the kernel prefix_<hash of src>, puts the name where src says @NAME@ and stores the

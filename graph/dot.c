@@ -1,6 +1,7 @@
 /* Graphviz DOT for a graph: one record node per graph node ("op | dtype shape"), ids from a
  * deterministic post-order walk (never pointers, so dumps diff cleanly), optional clusters. */
 #include "dot.h"
+#include "random.h"
 
 #include "ptrmap.h"
 
@@ -127,6 +128,30 @@ static void fmt_value(char *buf, size_t n, const loom_array *a)
     }
 }
 
+/* A random generator's key and first counter block, then its parameters. */
+static void random_fields(FILE *out, const loom_array *a)
+{
+    char buf[200], x[32];
+    snprintf(buf, sizeof buf, "seed %llu offset %llu", (unsigned long long)a->param.random.seed,
+             (unsigned long long)a->param.random.ctr);
+    field(out, buf);
+    if (a->op == LOOM_OP_RANDOM_INTEGERS) {
+        snprintf(buf, sizeof buf, "low %lld range %llu", (long long)a->param.randint.low,
+                 (unsigned long long)a->param.randint.range);
+        field(out, buf);
+        return;
+    }
+    const double p[3] = {a->param.random.a, a->param.random.b, a->param.random.c};
+    int n = loom__random_nparams(a->op), used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        fmt_double(x, sizeof x, p[i]);
+        used += snprintf(buf + used, sizeof buf - (size_t)used, "%s%s", i ? ", " : "", x);
+    }
+    if (n)
+        field(out, buf);
+}
+
 /* Op parameters worth seeing: values, generator arguments, view maps. */
 static void param_fields(FILE *out, const loom_array *a)
 {
@@ -178,6 +203,8 @@ static void param_fields(FILE *out, const loom_array *a)
         break;
     }
     default:
+        if (loom__is_random(a->op))
+            random_fields(out, a);
         break;
     }
 }

@@ -54,6 +54,12 @@ typedef struct loom_opinfo {
 
 extern const loom_opinfo loom__ops[LOOM_OP_COUNT];
 
+/* Random generators are the GEN ops from RANDOM_UNIFORM to RANDOM_WALD in ops.def. */
+static inline bool loom__is_random(int op)
+{
+    return op >= LOOM_OP_RANDOM_UNIFORM && op <= LOOM_OP_RANDOM_WALD;
+}
+
 /* Device memory holding one array's value, C-contiguous. Owned by exec/: graph/ only drops
  * references and calls free_fn, so it never touches CUDA. */
 typedef struct loom_buffer {
@@ -100,6 +106,11 @@ typedef union loom_params {
     } multi;
     /* RESULT nodes: which result of the input, and its byte offset in the packed value */
     struct { int64_t index, byte_offset; } result;
+    /* Random generators: the Philox key and the first counter block the node reserved
+     * (docs/random.md), then the distribution's parameters (unused ones 0). */
+    struct { uint64_t seed, ctr; double a, b, c; } random;
+    /* RANDOM_INTEGERS: seed and ctr as above; values low + [0, range), range 0 meaning 2^64. */
+    struct { uint64_t seed, ctr; int64_t low; uint64_t range; } randint;
 } loom_params;
 
 /* The most inputs an elementwise op has (where); other ops may have any number. */

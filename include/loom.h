@@ -187,6 +187,97 @@ loom_array *loom_eye(int64_t n, int64_t m, int64_t k, loom_dtype dtype);
 loom_array *loom_identity(int64_t n, loom_dtype dtype);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Random numbers (docs/random.md)                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* NumPy's Generator: Philox4x32-10 keyed by the seed. Each call records a generator node (no
+ * memory, fused into its consumers) and reserves as many counter blocks as the array has
+ * elements, so values depend only on the seed, the order of calls and the element's flat
+ * index: never on fusion, grids or plans. May be shared between threads (the order of their
+ * calls then decides the offsets). A NULL rng makes every draw return NULL, leaving the error
+ * recorded before. Continuous distributions take float32 or float64, discrete ones int64 or
+ * int32. */
+typedef struct loom_rng loom_rng;
+
+/* np.random.default_rng(seed); NULL when host memory runs out. */
+loom_rng *loom_random_default_rng(uint64_t seed);
+/* Frees the generator (NULL-safe); arrays drawn from it stay valid. */
+void loom_rng_destroy(loom_rng *rng);
+
+loom_array *loom_rng_random(loom_rng *rng, int ndim, const int64_t *shape, loom_dtype dtype);
+loom_array *loom_rng_uniform(loom_rng *rng, double low, double high, int ndim,
+                             const int64_t *shape, loom_dtype dtype);
+loom_array *loom_rng_standard_normal(loom_rng *rng, int ndim, const int64_t *shape,
+                                     loom_dtype dtype);
+loom_array *loom_rng_normal(loom_rng *rng, double loc, double scale, int ndim,
+                            const int64_t *shape, loom_dtype dtype);
+/* Integers in [low, high) ([low, high] with endpoint), exactly uniform; any integer dtype or
+ * bool. high fits int64, so uint64 draws reach at most 2^63 - 1. */
+loom_array *loom_rng_integers(loom_rng *rng, int64_t low, int64_t high, bool endpoint, int ndim,
+                              const int64_t *shape, loom_dtype dtype);
+/* length uniform bytes as a 1-D uint8 array (np.random.Generator.bytes). */
+loom_array *loom_rng_bytes(loom_rng *rng, int64_t length);
+loom_array *loom_rng_standard_exponential(loom_rng *rng, int ndim, const int64_t *shape,
+                                          loom_dtype dtype);
+loom_array *loom_rng_exponential(loom_rng *rng, double scale, int ndim, const int64_t *shape,
+                                 loom_dtype dtype);
+loom_array *loom_rng_standard_gamma(loom_rng *rng, double shape_k, int ndim,
+                                    const int64_t *shape, loom_dtype dtype);
+loom_array *loom_rng_gamma(loom_rng *rng, double shape_k, double scale, int ndim,
+                           const int64_t *shape, loom_dtype dtype);
+loom_array *loom_rng_beta(loom_rng *rng, double a, double b, int ndim, const int64_t *shape,
+                          loom_dtype dtype);
+loom_array *loom_rng_chisquare(loom_rng *rng, double df, int ndim, const int64_t *shape,
+                               loom_dtype dtype);
+loom_array *loom_rng_f(loom_rng *rng, double dfnum, double dfden, int ndim, const int64_t *shape,
+                       loom_dtype dtype);
+loom_array *loom_rng_standard_t(loom_rng *rng, double df, int ndim, const int64_t *shape,
+                                loom_dtype dtype);
+loom_array *loom_rng_standard_cauchy(loom_rng *rng, int ndim, const int64_t *shape,
+                                     loom_dtype dtype);
+loom_array *loom_rng_lognormal(loom_rng *rng, double mean, double sigma, int ndim,
+                               const int64_t *shape, loom_dtype dtype);
+loom_array *loom_rng_laplace(loom_rng *rng, double loc, double scale, int ndim,
+                             const int64_t *shape, loom_dtype dtype);
+loom_array *loom_rng_logistic(loom_rng *rng, double loc, double scale, int ndim,
+                              const int64_t *shape, loom_dtype dtype);
+loom_array *loom_rng_gumbel(loom_rng *rng, double loc, double scale, int ndim,
+                            const int64_t *shape, loom_dtype dtype);
+loom_array *loom_rng_weibull(loom_rng *rng, double a, int ndim, const int64_t *shape,
+                             loom_dtype dtype);
+loom_array *loom_rng_pareto(loom_rng *rng, double a, int ndim, const int64_t *shape,
+                            loom_dtype dtype);
+loom_array *loom_rng_power(loom_rng *rng, double a, int ndim, const int64_t *shape,
+                           loom_dtype dtype);
+loom_array *loom_rng_rayleigh(loom_rng *rng, double scale, int ndim, const int64_t *shape,
+                              loom_dtype dtype);
+loom_array *loom_rng_wald(loom_rng *rng, double mean, double scale, int ndim,
+                          const int64_t *shape, loom_dtype dtype);
+loom_array *loom_rng_triangular(loom_rng *rng, double left, double mode, double right, int ndim,
+                                const int64_t *shape, loom_dtype dtype);
+loom_array *loom_rng_poisson(loom_rng *rng, double lam, int ndim, const int64_t *shape,
+                             loom_dtype dtype);
+loom_array *loom_rng_geometric(loom_rng *rng, double p, int ndim, const int64_t *shape,
+                               loom_dtype dtype);
+loom_array *loom_rng_negative_binomial(loom_rng *rng, double n, double p, int ndim,
+                                       const int64_t *shape, loom_dtype dtype);
+
+/* The legacy module-level functions (CuPy's cupy.random.X) on one global generator per device,
+ * seeded from the system's entropy unless loom_random_seed seeded it. loom_random_seed returns
+ * LOOM_OK or an error code. */
+int loom_random_seed(uint64_t seed);
+loom_array *loom_random_rand(int ndim, const int64_t *shape, loom_dtype dtype);
+loom_array *loom_random_randn(int ndim, const int64_t *shape, loom_dtype dtype);
+loom_array *loom_random_random(int ndim, const int64_t *shape, loom_dtype dtype);
+/* Integers in [low, high). */
+loom_array *loom_random_randint(int64_t low, int64_t high, int ndim, const int64_t *shape,
+                                loom_dtype dtype);
+loom_array *loom_random_uniform(double low, double high, int ndim, const int64_t *shape,
+                                loom_dtype dtype);
+loom_array *loom_random_normal(double loc, double scale, int ndim, const int64_t *shape,
+                               loom_dtype dtype);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Shapes, broadcasting and views (index maps, never copies)                                  */
 /* ------------------------------------------------------------------------------------------ */
 

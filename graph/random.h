@@ -1,0 +1,37 @@
+/* graph/random.h — recording random generator nodes (graph/random.c), shared by the
+ * distribution functions (graph/random_dist.c) and the legacy global state
+ * (graph/random_legacy.c). */
+#ifndef LOOM_GRAPH_RANDOM_H
+#define LOOM_GRAPH_RANDOM_H
+
+#include "internal.h"
+
+/* A node of random op (its parameters a, b, c; unused ones 0) drawn from rng: checks the shape,
+ * reserves the node's counter blocks and records it. NULL (error recorded under fn) when the
+ * shape is bad or memory runs out; NULL without a new error when rng is NULL. The caller has
+ * checked dtype and parameters. */
+loom_array *loom__random(const char *fn, loom_rng *rng, loom_op op, int ndim,
+                         const int64_t *shape, loom_dtype dtype, double a, double b, double c);
+/* A RANDOM_INTEGERS node: low + a uniform integer in [0, range), range 0 meaning 2^64. */
+loom_array *loom__random_integers(const char *fn, loom_rng *rng, int64_t low, uint64_t range,
+                                  int ndim, const int64_t *shape, loom_dtype dtype);
+/* The counter block the next node drawn from rng starts at. */
+uint64_t loom__rng_offset(loom_rng *rng);
+/* true for float32 and float64; otherwise records NumPy's "Unsupported dtype dtype('...') for
+ * <name>" under fn. */
+bool loom__random_float_dtype(const char *fn, const char *name, loom_dtype dtype);
+void loom__unsupported_dtype(const char *fn, const char *name, loom_dtype dtype);
+/* The checks and nodes behind loom_rng_uniform, loom_rng_normal and loom_rng_integers, with
+ * errors recorded under fn (the legacy functions share them). */
+loom_array *loom__draw_uniform(const char *fn, loom_rng *rng, double low, double high, int ndim,
+                               const int64_t *shape, loom_dtype dtype);
+loom_array *loom__draw_normal(const char *fn, loom_rng *rng, double loc, double scale, int ndim,
+                              const int64_t *shape, loom_dtype dtype);
+loom_array *loom__draw_integers(const char *fn, loom_rng *rng, int64_t low, int64_t high,
+                                bool endpoint, int ndim, const int64_t *shape, loom_dtype dtype);
+/* Restarts rng's stream: key seed, offset 0. */
+void loom__rng_reseed(loom_rng *rng, uint64_t seed);
+/* How many of param.random's a, b, c the op uses (for DOT). */
+int loom__random_nparams(int op);
+
+#endif /* LOOM_GRAPH_RANDOM_H */

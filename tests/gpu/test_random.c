@@ -1,0 +1,638 @@
+/* Random generators on the GPU. Streams: the first values of uniform, integer and normal
+ * streams equal the host Philox reference (itself checked against Random123's known answers);
+ * the same seed gives the same bits fused and with LOOM_FUSE=0, for any shape of the same
+ * size, through views and through other consumers, and when evaluated again; different seeds
+ * and successive calls are uncorrelated. Distributions: for each, in float32 and float64 (or
+ * int64 and int32), the mean against the exact mean and a Kolmogorov-Smirnov test (continuous)
+ * or chi-square test (discrete, integers) against the exact CDF or PMF, at significance 1e-6
+ * with 2^22 samples; integers reach both bounds and nothing outside them. Skips (77) without a
+ * GPU. */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "internal.h"
+#include "philox_ref.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_SAMPLES (1 << 22)
+#define PI 3.14159265358979323846
+/* KS critical value at alpha 1e-6: sqrt(-ln(alpha / 2) / 2) / sqrt(n). */
+#define KS_COEFF 2.6913
+/* The standard normal quantile of 1 - 1e-6, for the chi-square bound. */
+#define Z_1E6 4.7534
+
+/* ---- values back on the host ---- */
+
+static double *values(loom_array *a, int64_t n)
+{
+    double *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+    loom_array *d = loom_astype(a, LOOM_FLOAT64);
+    int rc = loom_get(d, v, (size_t)n * sizeof *v);
+    CHECK_EQ_INT(rc, LOOM_OK);
+    if (rc)
+        fprintf(stderr, "%s\n", loom_last_error());
+    loom_release(d);
+    return v;
+}
+
+static bool same_bits(loom_array *a, loom_array *b, size_t bytes)
+{
+    unsigned char *x = malloc(bytes), *y = malloc(bytes);
+    bool ok = loom_get(a, x, bytes) == LOOM_OK && loom_get(b, y, bytes) == LOOM_OK && !memcmp(x, y, bytes);
+    free(x);
+    free(y);
+    return ok;
+}
+
+/* ---- exact distributions ---- */
+
+static double norm_cdf(double x) { return 0.5 * erfc(-x / sqrt(2.0)); }
+
+/* Regularised lower incomplete gamma P(a, x): series below a + 1, Lentz's continued fraction
+ * above (Numerical Recipes' gser and gcf). */
+static double gamma_p(double a, double x)
+{
+    if (x <= 0)
+        return 0;
+    const double lg = lgamma(a);
+    if (x < a + 1) {
+        double ap = a, sum = 1 / a, del = sum;
+        for (int n = 0; n < 10000 && fabs(del) > fabs(sum) * 1e-16; n++) {
+            ap += 1;
+            del *= x / ap;
+            sum += del;
+        }
+        return sum * exp(-x + a * log(x) - lg);
+    }
+    double b = x + 1 - a, c = 1 / 1e-300, d = 1 / b, h = d;
+    for (int i = 1; i < 10000; i++) {
+        const double an = -i * (i - a);
+        b += 2;
+        d = an * d + b;
+        d = fabs(d) < 1e-300 ? 1e-300 : d;
+        c = b + an / c;
+        c = fabs(c) < 1e-300 ? 1e-300 : c;
+        d = 1 / d;
+        const double del = d * c;
+        h *= del;
+        if (fabs(del - 1) < 1e-16)
+            break;
+    }
+    return 1 - exp(-x + a * log(x) - lg) * h;
+}
+
+/* Regularised incomplete beta I_x(a, b) (Numerical Recipes' betai and betacf). */
+static double betacf(double a, double b, double x)
+{
+    double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d = 1 - qab * x / qap;
+    d = fabs(d) < 1e-300 ? 1e-300 : d;
+    d = 1 / d;
+    double h = d;
+    for (int m = 1; m < 10000; m++) {
+        const int m2 = 2 * m;
+        double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+        d = 1 + aa * d;
+        d = fabs(d) < 1e-300 ? 1e-300 : d;
+        c = 1 + aa / c;
+        c = fabs(c) < 1e-300 ? 1e-300 : c;
+        d = 1 / d;
+        h *= d * c;
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+        d = 1 + aa * d;
+        d = fabs(d) < 1e-300 ? 1e-300 : d;
+        c = 1 + aa / c;
+        c = fabs(c) < 1e-300 ? 1e-300 : c;
+        d = 1 / d;
+        const double del = d * c;
+        h *= del;
+        if (fabs(del - 1) < 1e-16)
+            break;
+    }
+    return h;
+}
+
+static double beta_i(double a, double b, double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const double bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+    return x < (a + 1) / (a + b + 2) ? bt * betacf(a, b, x) / a : 1 - bt * betacf(b, a, 1 - x) / b;
+}
+
+typedef struct dist {
+    const char *name;
+    double a, b, c;
+    double mean, var; /* NAN: not finite, not checked */
+} dist;
+
+static double cdf(const dist *d, double x)
+{
+    const char *n = d->name;
+    const double a = d->a, b = d->b, c = d->c;
+    if (!strcmp(n, "uniform"))
+        return x < a ? 0 : x >= b ? 1 : (x - a) / (b - a);
+    if (!strcmp(n, "normal"))
+        return norm_cdf((x - a) / b);
+    if (!strcmp(n, "exponential"))
+        return x <= 0 ? 0 : -expm1(-x / a);
+    if (!strcmp(n, "gamma"))
+        return gamma_p(a, x / b);
+    if (!strcmp(n, "chisquare"))
+        return gamma_p(a / 2, x / 2);
+    if (!strcmp(n, "beta"))
+        return beta_i(a, b, x);
+    if (!strcmp(n, "f"))
+        return x <= 0 ? 0 : beta_i(a / 2, b / 2, a * x / (a * x + b));
+    if (!strcmp(n, "standard_t")) {
+        const double tail = 0.5 * beta_i(a / 2, 0.5, a / (a + x * x));
+        return x > 0 ? 1 - tail : tail;
+    }
+    if (!strcmp(n, "standard_cauchy"))
+        return 0.5 + atan(x) / PI;
+    if (!strcmp(n, "lognormal"))
+        return x <= 0 ? 0 : norm_cdf((log(x) - a) / b);
+    if (!strcmp(n, "laplace"))
+        return x < a ? 0.5 * exp((x - a) / b) : 1 - 0.5 * exp(-(x - a) / b);
+    if (!strcmp(n, "logistic"))
+        return 1 / (1 + exp(-(x - a) / b));
+    if (!strcmp(n, "gumbel"))
+        return exp(-exp(-(x - a) / b));
+    if (!strcmp(n, "weibull"))
+        return x <= 0 ? 0 : -expm1(-pow(x, a));
+    if (!strcmp(n, "pareto"))
+        return x <= 0 ? 0 : 1 - pow(1 + x, -a);
+    if (!strcmp(n, "power"))
+        return x <= 0 ? 0 : x >= 1 ? 1 : pow(x, a);
+    if (!strcmp(n, "rayleigh"))
+        return x <= 0 ? 0 : -expm1(-x * x / (2 * a * a));
+    if (!strcmp(n, "wald")) {
+        if (x <= 0)
+            return 0;
+        const double r = sqrt(b / x);
+        return norm_cdf(r * (x / a - 1)) + exp(2 * b / a) * norm_cdf(-r * (x / a + 1));
+    }
+    if (!strcmp(n, "triangular")) {
+        if (x <= a)
+            return 0;
+        if (x >= c)
+            return 1;
+        return x <= b ? (x - a) * (x - a) / ((c - a) * (b - a)) : 1 - (c - x) * (c - x) / ((c - a) * (c - b));
+    }
+    return NAN;
+}
+
+static double pmf(const dist *d, int64_t k)
+{
+    const char *n = d->name;
+    const double a = d->a, b = d->b;
+    if (k < 0)
+        return 0;
+    if (!strcmp(n, "poisson"))
+        return a == 0 ? k == 0 : exp(-a + k * log(a) - lgamma(k + 1.0));
+    if (!strcmp(n, "geometric"))
+        return k < 1 ? 0 : exp((k - 1) * log1p(-a)) * a;
+    if (!strcmp(n, "negative_binomial"))
+        return exp(lgamma(k + a) - lgamma(k + 1.0) - lgamma(a) + a * log(b) + k * log1p(-b));
+    return NAN;
+}
+
+/* ---- drawing ---- */
+
+static loom_array *draw(loom_rng *g, const dist *d, int64_t n, loom_dtype dt)
+{
+    const char *s = d->name;
+    const double a = d->a, b = d->b, c = d->c;
+    const int64_t *sh = &n;
+    if (!strcmp(s, "uniform")) return loom_rng_uniform(g, a, b, 1, sh, dt);
+    if (!strcmp(s, "normal")) return loom_rng_normal(g, a, b, 1, sh, dt);
+    if (!strcmp(s, "exponential")) return loom_rng_exponential(g, a, 1, sh, dt);
+    if (!strcmp(s, "gamma")) return loom_rng_gamma(g, a, b, 1, sh, dt);
+    if (!strcmp(s, "chisquare")) return loom_rng_chisquare(g, a, 1, sh, dt);
+    if (!strcmp(s, "beta")) return loom_rng_beta(g, a, b, 1, sh, dt);
+    if (!strcmp(s, "f")) return loom_rng_f(g, a, b, 1, sh, dt);
+    if (!strcmp(s, "standard_t")) return loom_rng_standard_t(g, a, 1, sh, dt);
+    if (!strcmp(s, "standard_cauchy")) return loom_rng_standard_cauchy(g, 1, sh, dt);
+    if (!strcmp(s, "lognormal")) return loom_rng_lognormal(g, a, b, 1, sh, dt);
+    if (!strcmp(s, "laplace")) return loom_rng_laplace(g, a, b, 1, sh, dt);
+    if (!strcmp(s, "logistic")) return loom_rng_logistic(g, a, b, 1, sh, dt);
+    if (!strcmp(s, "gumbel")) return loom_rng_gumbel(g, a, b, 1, sh, dt);
+    if (!strcmp(s, "weibull")) return loom_rng_weibull(g, a, 1, sh, dt);
+    if (!strcmp(s, "pareto")) return loom_rng_pareto(g, a, 1, sh, dt);
+    if (!strcmp(s, "power")) return loom_rng_power(g, a, 1, sh, dt);
+    if (!strcmp(s, "rayleigh")) return loom_rng_rayleigh(g, a, 1, sh, dt);
+    if (!strcmp(s, "wald")) return loom_rng_wald(g, a, b, 1, sh, dt);
+    if (!strcmp(s, "triangular")) return loom_rng_triangular(g, a, b, c, 1, sh, dt);
+    if (!strcmp(s, "poisson")) return loom_rng_poisson(g, a, 1, sh, dt);
+    if (!strcmp(s, "geometric")) return loom_rng_geometric(g, a, 1, sh, dt);
+    if (!strcmp(s, "negative_binomial")) return loom_rng_negative_binomial(g, a, b, 1, sh, dt);
+    return NULL;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void check_mean(const dist *d, const double *v, int64_t n, const char *label)
+{
+    if (isnan(d->var))
+        return;
+    double sum = 0;
+    for (int64_t i = 0; i < n; i++)
+        sum += v[i];
+    const double mean = sum / (double)n, se = sqrt(d->var / (double)n);
+    const bool ok = fabs(mean - d->mean) <= 6 * se + 1e-12 * fabs(d->mean);
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "%s: mean %.8g, expected %.8g (standard error %.3g)\n", label, mean, d->mean, se);
+}
+
+static void check_continuous(loom_rng *g, const dist *d, loom_dtype dt)
+{
+    char label[128];
+    snprintf(label, sizeof label, "%s(%g, %g, %g) %s", d->name, d->a, d->b, d->c, loom_dtype_name(dt));
+    loom_array *a = draw(g, d, N_SAMPLES, dt);
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    double *v = values(a, N_SAMPLES);
+    loom_release(a);
+    int bad = 0;
+    for (int64_t i = 0; i < N_SAMPLES; i++)
+        bad += !isfinite(v[i]);
+    CHECK_EQ_INT(bad, 0);
+    check_mean(d, v, N_SAMPLES, label);
+    qsort(v, N_SAMPLES, sizeof *v, by_value);
+    double D = 0;
+    for (int64_t i = 0; i < N_SAMPLES; i++) {
+        const double F = cdf(d, v[i]);
+        const double lo = F - (double)i / N_SAMPLES, hi = (double)(i + 1) / N_SAMPLES - F;
+        D = fmax(D, fmax(lo, hi));
+    }
+    /* float32 values are rounded: allow the CDF's change over a float32 ulp of the data. */
+    const double crit = KS_COEFF / sqrt((double)N_SAMPLES) + (dt == LOOM_FLOAT32 ? 2e-7 : 0);
+    CHECK(D <= crit);
+    if (D > crit)
+        fprintf(stderr, "%s: Kolmogorov-Smirnov D = %.6f > %.6f\n", label, D, crit);
+    free(v);
+}
+
+/* Chi-square bound at alpha 1e-6 (Wilson-Hilferty). */
+static double chi2_crit(int df)
+{
+    const double k = df, t = 2 / (9 * k);
+    return k * pow(1 - t + Z_1E6 * sqrt(t), 3);
+}
+
+/* Chi-square of counts against probabilities over nb bins, merging neighbours until each
+ * expects at least 20 (a short last group joins the one before). */
+static void chi_square(const double *count, const double *p, int nb, double n, const char *label)
+{
+    double *oc = calloc((size_t)nb, sizeof *oc), *ep = calloc((size_t)nb, sizeof *ep);
+    int groups = 0;
+    double o = 0, e = 0;
+    for (int b = 0; b < nb; b++) {
+        o += count[b];
+        e += p[b];
+        if (e * n >= 20) {
+            oc[groups] = o;
+            ep[groups++] = e;
+            o = e = 0;
+        }
+    }
+    if (groups == 0)
+        groups = 1;
+    oc[groups - 1] += o;
+    ep[groups - 1] += e;
+    double stat = 0;
+    for (int g = 0; g < groups; g++)
+        stat += (oc[g] - ep[g] * n) * (oc[g] - ep[g] * n) / (ep[g] * n);
+    const double crit = groups > 1 ? chi2_crit(groups - 1) : 0;
+    const bool ok = groups > 1 ? stat <= crit : oc[0] == n; /* one group: everything in it */
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "%s: chi-square %.2f > %.2f (%d groups)\n", label, stat, crit, groups);
+    free(oc);
+    free(ep);
+}
+
+static void check_discrete(loom_rng *g, const dist *d, loom_dtype dt)
+{
+    char label[128];
+    snprintf(label, sizeof label, "%s(%g, %g) %s", d->name, d->a, d->b, loom_dtype_name(dt));
+    loom_array *a = draw(g, d, N_SAMPLES, dt);
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    double *v = values(a, N_SAMPLES);
+    loom_release(a);
+    check_mean(d, v, N_SAMPLES, label);
+    enum { KMAX = 4096 };
+    double *count = calloc(KMAX + 1, sizeof *count), *p = calloc(KMAX + 1, sizeof *p);
+    int outside = 0;
+    for (int64_t i = 0; i < N_SAMPLES; i++) {
+        if (v[i] < 0 || v[i] != floor(v[i]) || pmf(d, (int64_t)v[i]) == 0)
+            outside++;
+        else
+            count[v[i] > KMAX ? KMAX : (int)v[i]]++;
+    }
+    CHECK_EQ_INT(outside, 0);
+    double rest = 1;
+    for (int k = 0; k < KMAX; k++)
+        rest -= (p[k] = pmf(d, k));
+    p[KMAX] = rest > 0 ? rest : 0;
+    chi_square(count, p, KMAX + 1, N_SAMPLES, label);
+    free(count);
+    free(p);
+    free(v);
+}
+
+static void check_distributions(void)
+{
+    const dist continuous[] = {
+        {"uniform", 0, 1, 0, 0.5, 1.0 / 12},
+        {"uniform", -3, 5, 0, 1, 64.0 / 12},
+        {"normal", 0, 1, 0, 0, 1},
+        {"normal", 2, 3, 0, 2, 9},
+        {"exponential", 1, 0, 0, 1, 1},
+        {"exponential", 2.5, 0, 0, 2.5, 6.25},
+        {"gamma", 0.3, 1, 0, 0.3, 0.3},
+        {"gamma", 1, 2, 0, 2, 4},
+        {"gamma", 4.5, 0.5, 0, 2.25, 1.125},
+        {"gamma", 200, 1, 0, 200, 200},
+        {"chisquare", 3, 0, 0, 3, 6},
+        {"beta", 0.5, 0.5, 0, 0.5, 0.125},
+        {"beta", 2, 5, 0, 2.0 / 7, 10.0 / (49 * 8)},
+        {"beta", 0.3, 3, 0, 0.3 / 3.3, 0.9 / (3.3 * 3.3 * 4.3)},
+        {"f", 5, 10, 0, 10.0 / 8, 2 * 100.0 * 13 / (5 * 64 * 6)},
+        {"standard_t", 5, 0, 0, 0, 5.0 / 3},
+        {"standard_t", 1.5, 0, 0, NAN, NAN},
+        {"standard_cauchy", 0, 0, 0, NAN, NAN},
+        {"lognormal", 0.5, 0.75, 0, NAN, NAN},
+        {"laplace", 1, 2, 0, 1, 8},
+        {"logistic", -1, 0.5, 0, -1, PI * PI * 0.25 / 3},
+        {"gumbel", 1, 2, 0, 1 + 2 * 0.5772156649015329, PI * PI * 4 / 6},
+        {"weibull", 1.5, 0, 0, NAN, NAN},
+        {"pareto", 3, 0, 0, 0.5, 0.75},
+        {"power", 2.5, 0, 0, 2.5 / 3.5, 2.5 / (3.5 * 3.5 * 4.5)},
+        {"rayleigh", 2, 0, 0, 2 * sqrt(PI / 2), (4 - PI) / 2 * 4},
+        {"wald", 1, 2, 0, 1, 0.5},
+        {"triangular", -1, 0.5, 2, 0.5, 6.75 / 18},
+    };
+    const dist discrete[] = {
+        {"poisson", 0, 0, 0, 0, 0},
+        {"poisson", 3, 0, 0, 3, 3},
+        {"poisson", 9.99, 0, 0, 9.99, 9.99},
+        {"poisson", 10, 0, 0, 10, 10},
+        {"poisson", 250.5, 0, 0, 250.5, 250.5},
+        {"geometric", 0.3, 0, 0, 1 / 0.3, 0.7 / 0.09},
+        {"geometric", 1, 0, 0, 1, 0},
+        {"negative_binomial", 2.5, 0.4, 0, 2.5 * 0.6 / 0.4, 2.5 * 0.6 / 0.16},
+    };
+    loom_rng *g = loom_random_default_rng(20261124);
+    for (size_t i = 0; i < sizeof continuous / sizeof *continuous; i++) {
+        loom_scope_begin();
+        check_continuous(g, &continuous[i], LOOM_FLOAT64);
+        check_continuous(g, &continuous[i], LOOM_FLOAT32);
+        loom_scope_end();
+    }
+    for (size_t i = 0; i < sizeof discrete / sizeof *discrete; i++) {
+        loom_scope_begin();
+        check_discrete(g, &discrete[i], LOOM_INT64);
+        check_discrete(g, &discrete[i], LOOM_INT32);
+        loom_scope_end();
+    }
+    loom_rng_destroy(g);
+}
+
+/* ---- integers ---- */
+
+/* Values low + [0, range) of dtype dt in nb bins of equal integer counts (floor(k nb / range)):
+ * chi-square, both bounds reached, nothing outside. */
+static void check_integers_case(loom_rng *g, int64_t low, int64_t high, bool endpoint, loom_dtype dt)
+{
+    char label[128];
+    snprintf(label, sizeof label, "integers(%lld, %lld, endpoint %d) %s", (long long)low,
+             (long long)high, endpoint, loom_dtype_name(dt));
+    loom_scope_begin();
+    loom_array *a = loom_astype(loom_rng_integers(g, low, high, endpoint, 1, (int64_t[]){N_SAMPLES}, dt), LOOM_INT64);
+    int64_t *v = malloc(N_SAMPLES * sizeof *v);
+    CHECK_EQ_INT(loom_get(a, v, N_SAMPLES * sizeof *v), LOOM_OK);
+    const unsigned __int128 range = (unsigned __int128)((uint64_t)high - (uint64_t)low) + endpoint;
+    const int nb = range < 256 ? (int)range : 256;
+    double count[256] = {0}, p[256];
+    int outside = 0;
+    bool lowest = false, highest = false;
+    for (int64_t i = 0; i < N_SAMPLES; i++) {
+        const uint64_t k = (uint64_t)v[i] - (uint64_t)low;
+        if ((dt != LOOM_UINT64 && v[i] < low) || (unsigned __int128)k >= range) {
+            outside++;
+            continue;
+        }
+        lowest |= k == 0;
+        highest |= (unsigned __int128)k + 1 == range;
+        count[(int)((unsigned __int128)k * nb / range)]++;
+    }
+    for (int b = 0; b < nb; b++) {
+        const unsigned __int128 first = ((unsigned __int128)b * range + nb - 1) / nb,
+                                next = ((unsigned __int128)(b + 1) * range + nb - 1) / nb;
+        p[b] = (double)(next - first) / (double)range;
+    }
+    CHECK_EQ_INT(outside, 0);
+    if (range <= 1024)
+        CHECK(lowest && highest);
+    chi_square(count, p, nb, N_SAMPLES, label);
+    free(v);
+    loom_scope_end();
+}
+
+static void check_integers(void)
+{
+    loom_rng *g = loom_random_default_rng(77);
+    check_integers_case(g, -3, 4, true, LOOM_INT8);
+    check_integers_case(g, 0, 256, false, LOOM_UINT8);
+    check_integers_case(g, -128, 127, true, LOOM_INT8);
+    check_integers_case(g, 0, 2, false, LOOM_BOOL);
+    check_integers_case(g, 5, 12, false, LOOM_INT64);
+    check_integers_case(g, 10, 1000, false, LOOM_UINT16);
+    check_integers_case(g, 0, 0xffffffffLL, true, LOOM_UINT32);         /* the raw 32-bit word */
+    check_integers_case(g, -(1LL << 30), (1LL << 30) + 1, false, LOOM_INT32); /* most rejection */
+    check_integers_case(g, INT64_MIN, INT64_MAX, true, LOOM_INT64);     /* the raw 64-bit word */
+    check_integers_case(g, -7, (1LL << 62) + 12345, false, LOOM_INT64); /* 64-bit rejection */
+    check_integers_case(g, 3, INT64_MAX, true, LOOM_UINT64);
+    loom_rng_destroy(g);
+}
+
+/* ---- streams ---- */
+
+/* The first values equal the host reference: uniform float32/float64, the raw 32- and 64-bit
+ * integer words, and Box-Muller normals (within a few ulps of the host's libm). */
+static void check_reference_stream(void)
+{
+    const uint64_t seed = 0x0123456789abcdefull;
+    const int64_t n = 1027; /* a tail after the vector steps */
+    loom_scope_begin();
+    loom_rng *g = loom_random_default_rng(seed);
+    loom_array *skip = loom_rng_random(g, 1, (int64_t[]){5}, LOOM_FLOAT32); /* offset 5 */
+    (void)skip;
+    float f32[1027];
+    double f64[1027], z64[1027];
+    uint32_t u32[1027];
+    int64_t i64[1027];
+    CHECK_EQ_INT(loom_get(loom_rng_random(g, 1, &n, LOOM_FLOAT32), f32, sizeof f32), LOOM_OK);
+    CHECK_EQ_INT(loom_get(loom_rng_random(g, 1, &n, LOOM_FLOAT64), f64, sizeof f64), LOOM_OK);
+    CHECK_EQ_INT(loom_get(loom_rng_integers(g, 0, 0xffffffffLL, true, 1, &n, LOOM_UINT32), u32, sizeof u32), LOOM_OK);
+    CHECK_EQ_INT(loom_get(loom_rng_integers(g, INT64_MIN, INT64_MAX, true, 1, &n, LOOM_INT64), i64, sizeof i64), LOOM_OK);
+    CHECK_EQ_INT(loom_get(loom_rng_standard_normal(g, 1, &n, LOOM_FLOAT64), z64, sizeof z64), LOOM_OK);
+    int bad = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t w[4];
+        philox_block(seed, 5 + (uint64_t)i / 4, 0, w); /* 4 float32 per block */
+        bad += f32[i] != (float)(w[i % 4] >> 8) * 0x1p-24f;
+        philox_block(seed, 5 + n + (uint64_t)i / 2, 0, w); /* 2 float64 per block */
+        uint64_t x = (uint64_t)w[2 * (i % 2)] << 32 | w[2 * (i % 2) + 1];
+        bad += f64[i] != (double)(x >> 11) * 0x1p-53;
+        philox_block(seed, 5 + 2 * n + (uint64_t)i / 4, 0, w);
+        bad += u32[i] != w[i % 4];
+        philox_block(seed, 5 + 3 * n + (uint64_t)i / 2, 0, w);
+        x = (uint64_t)w[2 * (i % 2)] << 32 | w[2 * (i % 2) + 1];
+        bad += (uint64_t)i64[i] - (uint64_t)INT64_MIN != x;
+        /* Box-Muller: radius from the pair's first unit, angle from its second. */
+        philox_block(seed, 5 + 4 * n + (uint64_t)i / 2, 0, w);
+        const uint64_t u1 = (uint64_t)w[0] << 32 | w[1], u2 = (uint64_t)w[2] << 32 | w[3];
+        const double r = sqrt(-2 * log((double)((u1 >> 11) + 1) * 0x1p-53));
+        const double t = 2 * PI * ((double)(u2 >> 11) * 0x1p-53);
+        const double z = r * (i % 2 ? sin(t) : cos(t));
+        bad += fabs(z64[i] - z) > 1e-13 * fmax(1, fabs(z));
+    }
+    CHECK_EQ_INT(bad, 0);
+    loom_rng_destroy(g);
+    loom_scope_end();
+}
+
+/* An expression of random arrays from a fresh generator of the seed. */
+static loom_array *expression(uint64_t seed, int64_t n)
+{
+    loom_rng *g = loom_random_default_rng(seed);
+    loom_array *u = loom_rng_random(g, 1, &n, LOOM_FLOAT32);
+    loom_array *z = loom_rng_normal(g, 1, 2, 1, &n, LOOM_FLOAT32);
+    loom_array *k = loom_rng_integers(g, -5, 5, true, 1, &n, LOOM_INT16);
+    loom_array *e = loom_rng_gamma(g, 0.7, 1, 1, &n, LOOM_FLOAT64);
+    loom_array *y = loom_add(loom_add(loom_multiply(u, z), loom_astype(k, LOOM_FLOAT32)), loom_astype(e, LOOM_FLOAT32));
+    loom_rng_destroy(g);
+    return y;
+}
+
+static void check_reproducible(void)
+{
+    loom_scope_begin();
+    const int64_t n = 100003;
+    /* Same seed, same bits; fused against LOOM_FUSE=0. */
+    loom_array *a = expression(11, n), *b = expression(11, n);
+    setenv("LOOM_FUSE", "0", 1);
+    loom_array *c = expression(11, n);
+    CHECK_EQ_INT(loom_eval(c), LOOM_OK);
+    unsetenv("LOOM_FUSE");
+    CHECK(same_bits(a, b, (size_t)n * 4));
+    CHECK(same_bits(a, c, (size_t)n * 4));
+
+    /* Any shape of the same size gives the same flat values, and a transposed read gives the
+     * transpose. */
+    loom_rng *g1 = loom_random_default_rng(12), *g2 = loom_random_default_rng(12), *g3 = loom_random_default_rng(12);
+    loom_array *flat = loom_rng_standard_normal(g1, 1, (int64_t[]){6000}, LOOM_FLOAT32);
+    loom_array *mat = loom_rng_standard_normal(g2, 2, (int64_t[]){6, 1000}, LOOM_FLOAT32);
+    loom_array *t = loom_transpose(loom_rng_standard_normal(g3, 2, (int64_t[]){6, 1000}, LOOM_FLOAT32), NULL);
+    CHECK(same_bits(flat, loom_reshape(mat, 1, (int64_t[]){6000}), 6000 * 4));
+    float *fv = malloc(6000 * 4), *tv = malloc(6000 * 4);
+    CHECK_EQ_INT(loom_get(flat, fv, 6000 * 4), LOOM_OK);
+    CHECK_EQ_INT(loom_get(t, tv, 6000 * 4), LOOM_OK);
+    int bad = 0;
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 1000; j++)
+            bad += fv[i * 1000 + j] != tv[j * 6 + i];
+    CHECK_EQ_INT(bad, 0);
+
+    /* Other consumers and other plans see the same values: -z, z as float64, and z evaluated
+     * twice inside two different plans. */
+    loom_rng *g4 = loom_random_default_rng(12);
+    loom_array *z = loom_rng_standard_normal(g4, 1, (int64_t[]){6000}, LOOM_FLOAT32);
+    loom_array *neg = loom_negative(z), *wide = loom_astype(z, LOOM_FLOAT64);
+    loom_array *both[2] = {neg, wide};
+    CHECK_EQ_INT(loom_eval_many(both, 2), LOOM_OK);
+    float *nv = malloc(6000 * 4);
+    double *wv = malloc(6000 * 8);
+    CHECK_EQ_INT(loom_get(neg, nv, 6000 * 4), LOOM_OK);
+    CHECK_EQ_INT(loom_get(wide, wv, 6000 * 8), LOOM_OK);
+    bad = 0;
+    for (int i = 0; i < 6000; i++)
+        bad += nv[i] != -fv[i] || wv[i] != (double)fv[i];
+    CHECK_EQ_INT(bad, 0);
+    CHECK(same_bits(loom_mul_scalar(z, 1.0), flat, 6000 * 4));
+    CHECK(same_bits(z, flat, 6000 * 4)); /* z itself, materialised now */
+    free(fv);
+    free(tv);
+    free(nv);
+    free(wv);
+    loom_rng_destroy(g1);
+    loom_rng_destroy(g2);
+    loom_rng_destroy(g3);
+    loom_rng_destroy(g4);
+    loom_scope_end();
+}
+
+static double correlation(const double *x, const double *y, int64_t n)
+{
+    double sx = 0, sy = 0, sxx = 0, syy = 0, sxy = 0;
+    for (int64_t i = 0; i < n; i++) {
+        sx += x[i], sy += y[i], sxx += x[i] * x[i], syy += y[i] * y[i], sxy += x[i] * y[i];
+    }
+    const double cov = sxy / n - sx / n * sy / n;
+    return cov / sqrt((sxx / n - sx / n * sx / n) * (syy / n - sy / n * sy / n));
+}
+
+/* Different seeds, successive calls and neighbouring elements (the lanes of one block) are
+ * uncorrelated: |r| below 6 / sqrt(n). */
+static void check_independent(void)
+{
+    loom_scope_begin();
+    const int64_t n = 1 << 20;
+    loom_rng *g1 = loom_random_default_rng(1), *g2 = loom_random_default_rng(2);
+    double *a = values(loom_rng_standard_normal(g1, 1, &n, LOOM_FLOAT32), n);
+    double *b = values(loom_rng_standard_normal(g2, 1, &n, LOOM_FLOAT32), n);
+    double *c = values(loom_rng_standard_normal(g1, 1, &n, LOOM_FLOAT32), n);
+    const double bound = 6 / sqrt((double)n);
+    CHECK(fabs(correlation(a, b, n)) < bound);
+    CHECK(fabs(correlation(a, c, n)) < bound);
+    CHECK(fabs(correlation(a, a + 1, n - 1)) < bound); /* the pair sharing a radius */
+    CHECK(fabs(correlation(a, a + 2, n - 2)) < bound);
+    double *sq = malloc((size_t)n * sizeof *sq);
+    for (int64_t i = 0; i < n; i++)
+        sq[i] = a[i] * a[i];
+    CHECK(fabs(correlation(sq, sq + 1, n - 1)) < bound); /* r^2 cos^2 against r^2 sin^2 */
+    free(sq);
+    free(a);
+    free(b);
+    free(c);
+    loom_rng_destroy(g1);
+    loom_rng_destroy(g2);
+    loom_scope_end();
+}
+
+int main(void)
+{
+    if (loom_device_count() <= 0) {
+        printf("SKIP: no GPU\n");
+        return 77;
+    }
+    check_reference_stream();
+    check_reproducible();
+    check_independent();
+    check_integers();
+    check_distributions();
+    return check_summary("gpu_test_random");
+}
