@@ -1,10 +1,12 @@
 /* The one header generated kernels include: Loom's dtypes (lt_<dtype>), loom_cast<To>(x), and
- * every elementwise op as loom_<numpy name>(...) with NumPy's semantics per loop dtype. */
+ * every elementwise op as loom_<numpy name>(...) with NumPy's semantics per loop dtype, and the
+ * elements of the range generators. */
 #ifndef LOOM_DEVICE_CUH
 #define LOOM_DEVICE_CUH
 
 #include "loom_types.cuh"
 #include "loom_cast.cuh"
 #include "loom_ops.cuh"
+#include "loom_gen.cuh"
 
 #endif /* LOOM_DEVICE_CUH */
