@@ -11,11 +11,13 @@
 #define LOOM_GEN_CUH
 
 #include "loom_cast.cuh"
+#include "loom_math.cuh"
 
-/* first + i * (second - first) in the float type F (i rounded to F as C converts it). */
+/* first + i * (second - first) in the float type F (i rounded to F as C converts it), each
+ * operation rounded on its own whatever --fmad says. */
 template <class F> LOOM__D F loom__fill_float(F first, F second, long long i)
 {
-    return first + (F)i * (second - first);
+    return loom__add(first, loom__mul((F)i, loom__sub(second, first)));
 }
 
 template <class T> LOOM__D T loom_arange_at(double start, double next, long long i)
@@ -49,7 +51,7 @@ LOOM__D T loom_linspace_at(double start, double scale, double divisor, double st
                            long long last, long long i)
 {
     constexpr int id = loom_dtype_id<T>::value;
-    double y = i == last ? stop : (double)i / divisor * scale + start;
+    double y = i == last ? stop : loom__add(loom__mul(__ddiv_rn((double)i, divisor), scale), start);
     if constexpr (id >= 1 && id <= 8)
         y = floor(y);
     return loom_cast<T>(y);
