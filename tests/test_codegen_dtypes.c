@@ -62,7 +62,8 @@ static char *ptx_of(const char *src)
     if (nvrtcCreateProgram(&prog, src, "wrap.cu", loom__device_header_count,
                            loom__device_header_sources, loom__device_header_names) != NVRTC_SUCCESS)
         return NULL;
-    const char *opts[] = {"-arch=compute_90", "-I" LOOM_CUDA_INCLUDE_DIR, "-std=c++17"};
+    static const char include[] = "-I" LOOM_CUDA_INCLUDE_DIR;
+    const char *opts[] = {"-arch=compute_90", include, "-std=c++17"};
     char *ptx = NULL;
     size_t n = 0;
     if (nvrtcCompileProgram(prog, 3, opts) == NVRTC_SUCCESS && nvrtcGetPTXSize(prog, &n) == NVRTC_SUCCESS &&
