@@ -169,7 +169,11 @@ static cudaError_t capture(const char *fn, const segment *sg, const loom_plan *p
             const cudaGraphNode_t *deps = NULL;
             size_t ndeps = 0;
             enum cudaStreamCaptureStatus status;
+#if CUDART_VERSION >= 13000 /* CUDA 13 added the edge data output */
             err = cudaStreamGetCaptureInfo(st, &status, NULL, NULL, &deps, NULL, &ndeps);
+#else
+            err = cudaStreamGetCaptureInfo(st, &status, NULL, NULL, &deps, &ndeps);
+#endif
             if (err == cudaSuccess && ndeps == 1)
                 nodes[(*nnodes)++] = deps[0];
         }

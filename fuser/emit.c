@@ -90,7 +90,6 @@ int loom__arg_value(loom_kargs *c, const loom_array *a)
 void loom__emit_gen(loom_strbuf *sb, const loom_array *g, int p, const char *f)
 {
     const char *t = loom__ctype(g->dtype);
-    loom_dtype dt = (loom_dtype)g->dtype;
     switch (g->op) {
     case LOOM_OP_FULL:
         loom__sb_printf(sb, "loom_cast<%s>(p%d)", t, p);
@@ -99,15 +98,11 @@ void loom__emit_gen(loom_strbuf *sb, const loom_array *g, int p, const char *f)
         loom__sb_printf(sb, "%s()", t);
         break;
     case LOOM_OP_ARANGE:
-        if (loom__is_int(dt) || dt == LOOM_BOOL)
-            loom__sb_printf(sb, "loom_cast<%s>(p%d + (long long)(%s) * p%d)", t, p, f, p + 1);
-        else
-            loom__sb_printf(sb, "loom_cast<%s>(p%d + (double)(%s) * p%d)", t, p, f, p + 1);
+        loom__sb_printf(sb, "loom_arange_at<%s>(p%d, p%d, (long long)(%s))", t, p, p + 1, f);
         break;
     case LOOM_OP_LINSPACE:
-        /* NumPy: start + i * step, the last element exactly stop; integer dtypes floor. */
-        loom__sb_printf(sb, "loom_cast<%s>(%s((long long)(%s) == p%d ? p%d : p%d + (double)(%s) * p%d))", t,
-                        loom__is_int(dt) ? "floor" : "", f, p + 3, p + 2, p, f, p + 1);
+        loom__sb_printf(sb, "loom_linspace_at<%s>(p%d, p%d, p%d, p%d, p%d, (long long)(%s))", t, p,
+                        p + 1, p + 2, p + 3, p + 4, f);
         break;
     case LOOM_OP_EYE:
         loom__sb_printf(sb, "loom_cast<%s>((long long)((%s) %% p%d) - (long long)((%s) / p%d) == p%d)", t,
@@ -155,19 +150,15 @@ int loom__arg_gen(loom_kargs *c, const loom_array *g)
     switch (g->op) {
     case LOOM_OP_FULL:
         return loom__arg_value(c, g);
-    case LOOM_OP_ARANGE:
-        if (loom__is_int((loom_dtype)g->dtype) || g->dtype == LOOM_BOOL) {
-            int p = loom__arg_param(c, g, LOOM_SRC_PARAM_F64_TO_I64, LOOM_PARAM(arange.start));
-            loom__arg_param(c, g, LOOM_SRC_PARAM_F64_TO_I64, LOOM_PARAM(arange.step));
-            return p;
-        } else {
-            int p = loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(arange.start));
-            loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(arange.step));
-            return p;
-        }
+    case LOOM_OP_ARANGE: {
+        int p = loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(arange.start));
+        loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(arange.next));
+        return p;
+    }
     case LOOM_OP_LINSPACE: {
         int p = loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(linspace.start));
-        loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(linspace.step));
+        loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(linspace.scale));
+        loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(linspace.divisor));
         loom__arg_param(c, g, LOOM_SRC_PARAM_F64, LOOM_PARAM(linspace.stop));
         const int64_t num = g->param.linspace.num;
         loom__arg_i64(c, g->param.linspace.endpoint && num > 1 ? num - 1 : -1);

@@ -57,7 +57,6 @@ typedef enum loom_karg_src {
     LOOM_SRC_VALUE,             /* a scalar or fill value: long long, double or loom_c128 by
                                    dtype kind */
     LOOM_SRC_PARAM_F64,         /* the double parameter at src_offset, as a double */
-    LOOM_SRC_PARAM_F64_TO_I64,  /* the double parameter at src_offset truncated to long long */
     LOOM_SRC_PARAM_I64          /* the int64 parameter at src_offset */
 } loom_karg_src;
 

@@ -8,8 +8,6 @@
 
 void loom__karg_refill(loom_karg *a, const loom_array *node)
 {
-    int64_t i;
-    double d;
     loom_dtype dt = (loom_dtype)node->dtype;
     switch (a->src) {
     case LOOM_SRC_FIXED:
@@ -29,12 +27,6 @@ void loom__karg_refill(loom_karg *a, const loom_array *node)
         return;
     case LOOM_SRC_PARAM_F64:
         memcpy(a->value, (const char *)&node->param + a->src_offset, 8);
-        a->size = 8;
-        return;
-    case LOOM_SRC_PARAM_F64_TO_I64:
-        memcpy(&d, (const char *)&node->param + a->src_offset, 8);
-        i = (int64_t)d;
-        memcpy(a->value, &i, 8);
         a->size = 8;
         return;
     case LOOM_SRC_PARAM_I64:

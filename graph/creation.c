@@ -167,6 +167,21 @@ loom_array *loom_empty_like(const loom_array *a)
 
 /* ---- ranges ---- */
 
+/* An element arange sets from a double: NumPy truncates it to a Python int, which must fit an
+ * integer dtype. */
+static bool range_value_fits(const char *fn, double value, loom_dtype dtype)
+{
+    if (!loom__is_int(dtype))
+        return true;
+    double whole = trunc(value);
+    bool uint64 = dtype == LOOM_UINT64 && whole >= 0;
+    if (fabs(whole) >= 9223372036854775808.0 && !(uint64 && whole < 18446744073709551616.0)) {
+        loom__error(LOOM_ERR_INVALID, fn, "Python int too large to convert to C long");
+        return false;
+    }
+    return fill_fits(fn, whole, dtype);
+}
+
 loom_array *loom_arange(double start, double stop, double step, loom_dtype dtype)
 {
     static const char fn[] = "loom_arange";
@@ -194,10 +209,17 @@ loom_array *loom_arange(double start, double stop, double step, loom_dtype dtype
                                           "result has at most length 2");
         return NULL;
     }
+    /* NumPy stores T(start) and T(start + step) as Python ints into an integer dtype: each
+     * element it sets must fit. */
+    const double next = start + step;
+    if (loom__dtype_valid(dtype) && ((n > 0 && !range_value_fits(fn, start, dtype)) ||
+                                     (n > 1 && !range_value_fits(fn, next, dtype))))
+        return NULL;
     loom_array *a = new_node(fn, LOOM_OP_ARANGE, dtype, 1, &n);
     if (a) {
         a->param.arange.start = start;
         a->param.arange.step = step;
+        a->param.arange.next = next;
     }
     return finish(a);
 }
@@ -213,12 +235,18 @@ loom_array *loom_linspace(double start, double stop, int64_t num, bool endpoint,
     int64_t div = endpoint ? num - 1 : num;
     loom_array *a = new_node(fn, LOOM_OP_LINSPACE, dtype, 1, &num);
     if (a) {
+        const double delta = stop - start, step = div > 0 ? delta / (double)div : NAN;
         a->param.linspace.start = start;
         /* NumPy's step (retstep): undefined, NaN, when there is no interval to divide. */
-        a->param.linspace.step = div > 0 ? (stop - start) / (double)div : NAN;
+        a->param.linspace.step = step;
         a->param.linspace.stop = stop;
         a->param.linspace.num = num;
         a->param.linspace.endpoint = endpoint;
+        /* NumPy multiplies i by the step; by the whole delta when there is no interval (so
+         * linspace(a, b, 1) is [a]); and divides i by div first when the step underflows. */
+        bool underflow = div > 0 && step == 0;
+        a->param.linspace.scale = div > 0 && !underflow ? step : delta;
+        a->param.linspace.divisor = underflow ? (double)div : 1.0;
     }
     return finish(a);
 }

@@ -87,9 +87,11 @@ typedef union loom_params {
     /* SCALAR, FULL: the value; integer dtypes keep it exactly too, so int64 values beyond 2^53
      * survive */
     struct { double re, im; int64_t exact; } value;
-    struct { double start, step; } arange;
-    /* step is NumPy's retstep (NaN when there is no interval); endpoint is 0 or 1 */
-    struct { double start, step, stop; int64_t num, endpoint; } linspace;
+    /* next is start + step as NumPy computes it (element 1 before the cast) */
+    struct { double start, step, next; } arange;
+    /* step is NumPy's retstep (NaN when there is no interval); endpoint is 0 or 1; element i
+     * is start + (i / divisor) * scale before the last-element, floor and cast rules */
+    struct { double start, step, stop; int64_t num, endpoint; double scale, divisor; } linspace;
     struct { int64_t k; } eye;
     struct { int64_t decimals; } round;
     /* axes: bitmask of the input's reduced axes; keepdims 0 or 1 */

@@ -100,7 +100,20 @@ LOOM__INTS(LOOM__COMPARE)
 template <class T> LOOM__D T loom__iadd(T a, T b) { return (T)((LOOM__U(T))a + (LOOM__U(T))b); }
 template <class T> LOOM__D T loom__isub(T a, T b) { return (T)((LOOM__U(T))a - (LOOM__U(T))b); }
 template <class T> LOOM__D T loom__imul(T a, T b) { return (T)((LOOM__U(T))a * (LOOM__U(T))b); }
-template <class T> LOOM__D T loom__ineg(T a) { return (T)((LOOM__U(T))0 - (LOOM__U(T))a); }
+/* ptxas (CUDA 13.0) forgets the wrap of neg.s16 and abs.s16: it negates the 32-bit register
+ * holding the sign-extended value and widens that, so a fused int16 -(-32768) or abs(-32768)
+ * read as int64 was +32768 (an unfused kernel stores 16 bits and is right). Negations of
+ * types narrower than 32 bits therefore run on 32 bits in inline PTX, which the compiler
+ * cannot narrow back to a 16-bit instruction, and are truncated by an explicit conversion. */
+template <class T> LOOM__D T loom__ineg(T a) {
+    if constexpr (sizeof(T) < 4) {
+        int r;
+        asm("neg.s32 %0, %1;" : "=r"(r) : "r"((int)a));
+        return (T)r;
+    } else {
+        return (T)((LOOM__U(T))0 - (LOOM__U(T))a);
+    }
+}
 template <class T> LOOM__D T loom__imin() {
     return loom__int<T>::is_signed ? (T)((LOOM__U(T))1 << (loom__int<T>::bits - 1)) : (T)0;
 }

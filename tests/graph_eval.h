@@ -1,9 +1,10 @@
 /* A slow reference evaluator of recorded graphs on the CPU, for the node kinds the matrix
  * products record (host leaves, scalars, eye, views, copies, casts, multiply, logical_and,
- * conjugate, sum, any, matmul), so tests can check the values a graph stands for without a GPU.
- * Values are complex doubles; integer results wrap to their dtype at every node, bool results
- * are 0 or 1. Float rounding is not modelled: tests feed small integers, which every float
- * dtype holds exactly. */
+ * conjugate, sum, any, matmul) and the range generators, so tests can check the values a graph
+ * stands for without a GPU. Values are complex doubles; integer results wrap to their dtype at
+ * every node, bool results are 0 or 1. Float rounding is modelled only for arange and
+ * linspace (ge_range_at, each element as kernels/loom_gen.cuh computes it); elsewhere tests
+ * feed small integers, which every float dtype holds exactly. */
 #ifndef LOOM_TEST_GRAPH_EVAL_H
 #define LOOM_TEST_GRAPH_EVAL_H
 
@@ -23,7 +24,7 @@ typedef struct ge_memo {
     int n;
 } ge_memo;
 
-static ge_value ge_convert(ge_value v, loom_dtype dt)
+static inline ge_value ge_convert(ge_value v, loom_dtype dt)
 {
     if (dt == LOOM_BOOL)
         return (ge_value){v.re != 0 || v.im != 0, 0};
@@ -43,8 +44,87 @@ static ge_value ge_convert(ge_value v, loom_dtype dt)
     }
 }
 
+/* x rounded to nearest even in a binary float format of p significand bits whose normal
+ * exponents start at emin and whose largest finite value is max (beyond it: infinity). */
+static inline double ge_round_format(double x, int p, int emin, double max)
+{
+    if (!isfinite(x) || x == 0)
+        return x;
+    int e;
+    frexp(x, &e);
+    int lead = e - 1 < emin ? emin : e - 1;
+    double q = ldexp(1.0, lead - (p - 1));
+    double r = rint(x / q) * q;
+    return fabs(r) > max ? copysign(INFINITY, x) : r;
+}
+
+/* x rounded to the real dtype (or the part dtype of a complex one). */
+static inline double ge_round(double x, loom_dtype dt)
+{
+    switch (dt) {
+    case LOOM_FLOAT16: return ge_round_format(x, 11, -14, 65504.0);
+    case LOOM_BFLOAT16: return ge_round_format(x, 8, -126, 0x1.fep127);
+    case LOOM_FLOAT32: case LOOM_COMPLEX64: return (float)x;
+    default: return x;
+    }
+}
+
+/* The low bits of u as the integer dtype dt. */
+static inline double ge_wrap(uint64_t u, loom_dtype dt)
+{
+    int bits = (int)loom_dtype_size(dt) * 8;
+    if (bits < 64)
+        u &= (1ull << bits) - 1;
+    if (loom__is_unsigned(dt))
+        return (double)u;
+    if (bits < 64 && u >> (bits - 1))
+        return (double)((int64_t)u - (int64_t)(1ull << (bits - 1)) * 2);
+    return (double)(int64_t)u;
+}
+
+/* A double's whole part as NumPy's int(x) stores it (x fits the dtype), modulo 2^64. */
+static inline uint64_t ge_whole(double x)
+{
+    x = trunc(x);
+    return x >= 9223372036854775808.0 ? (uint64_t)x : (uint64_t)(int64_t)x;
+}
+
+/* Element i of an ARANGE or LINSPACE node, as kernels/loom_gen.cuh computes it. */
+static inline ge_value ge_range_at(const loom_array *n, int64_t i)
+{
+    loom_dtype dt = (loom_dtype)n->dtype;
+    if (n->op == LOOM_OP_LINSPACE) {
+        double y = n->param.linspace.endpoint && n->param.linspace.num > 1 && i == n->param.linspace.num - 1
+                       ? n->param.linspace.stop
+                       : (double)i / n->param.linspace.divisor * n->param.linspace.scale +
+                             n->param.linspace.start;
+        if (dt == LOOM_BOOL)
+            return (ge_value){y != 0, 0};
+        if (loom__is_int(dt)) /* NaN -> 0; other values within int64 or uint64 wrap */
+            return (ge_value){isnan(y) ? 0 : ge_wrap(ge_whole(floor(y)), dt), 0};
+        return (ge_value){ge_round(y, dt), 0};
+    }
+    double start = n->param.arange.start, next = n->param.arange.next;
+    if (dt == LOOM_BOOL)
+        return (ge_value){i == 0 ? start != 0 : next != 0, 0};
+    if (loom__is_int(dt)) {
+        uint64_t first = ge_whole(start), second = ge_whole(next);
+        return (ge_value){ge_wrap(first + (uint64_t)i * (second - first), dt), 0};
+    }
+    if (i < 2)
+        return (ge_value){ge_round(i == 0 ? start : next, dt), 0};
+    if (dt == LOOM_FLOAT64 || dt == LOOM_COMPLEX128) {
+        double first = start, second = next;
+        return (ge_value){first + (double)i * (second - first), 0};
+    }
+    /* float32 arithmetic (float16 and bfloat16 too, rounded once at the end) */
+    float first = (float)ge_round(start, dt), second = (float)ge_round(next, dt);
+    float r = first + (float)i * (second - first);
+    return (ge_value){ge_round(r, dt), 0};
+}
+
 /* The multi-index of flat C-order index f in shape. */
-static void ge_unravel(int64_t f, int nd, const int64_t *shape, int64_t *idx)
+static inline void ge_unravel(int64_t f, int nd, const int64_t *shape, int64_t *idx)
 {
     for (int d = nd; d-- > 0;) {
         idx[d] = shape[d] ? f % shape[d] : 0;
@@ -52,15 +132,15 @@ static void ge_unravel(int64_t f, int nd, const int64_t *shape, int64_t *idx)
     }
 }
 
-static ge_value *ge_eval(loom_array *n, ge_memo *m);
+static inline ge_value *ge_eval(loom_array *n, ge_memo *m);
 
 /* The value of an elementwise input at flat index i of its node (0-d scalars broadcast). */
-static ge_value ge_in(const ge_value *v, const loom_array *in, int64_t i)
+static inline ge_value ge_in(const ge_value *v, const loom_array *in, int64_t i)
 {
     return in->ndim == 0 ? v[0] : v[i];
 }
 
-static ge_value *ge_compute(loom_array *n, ge_memo *m)
+static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
 {
     int64_t size = n->size, idx[LOOM_MAXDIMS];
     ge_value *out = calloc((size_t)(size ? size : 1), sizeof *out);
@@ -81,6 +161,11 @@ static ge_value *ge_compute(loom_array *n, ge_memo *m)
         }
         break;
     case LOOM_OP_SCALAR: out[0] = ge_convert((ge_value){n->param.value.re, n->param.value.im}, dt); break;
+    case LOOM_OP_ARANGE:
+    case LOOM_OP_LINSPACE:
+        for (int64_t i = 0; i < size; i++)
+            out[i] = ge_range_at(n, i);
+        break;
     case LOOM_OP_EYE:
         for (int64_t i = 0; i < size; i++) {
             ge_unravel(i, 2, n->shape, idx);
@@ -171,7 +256,7 @@ fail:
     return NULL;
 }
 
-static ge_value *ge_eval(loom_array *n, ge_memo *m)
+static inline ge_value *ge_eval(loom_array *n, ge_memo *m)
 {
     for (int i = 0; i < m->n; i++)
         if (m->node[i] == n)
@@ -184,7 +269,7 @@ static ge_value *ge_eval(loom_array *n, ge_memo *m)
     return v;
 }
 
-static void ge_free(ge_memo *m)
+static inline void ge_free(ge_memo *m)
 {
     for (int i = 0; i < m->n; i++)
         free(m->val[i]);

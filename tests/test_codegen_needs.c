@@ -39,8 +39,12 @@ static void test_each_dtype(void)
     for (int dt = 0; dt < LOOM_NUM_DTYPES; dt++) {
         loom_scope_begin();
         loom_array *x = test_input(1, (int64_t[]){64}, (loom_dtype)dt);
-        check_kernel(loom_add(x, x), dt == LOOM_FLOAT16 || dt == LOOM_BFLOAT16,
-                     loom__is_complex((loom_dtype)dt), loom__is_int((loom_dtype)dt));
+        bool half = dt == LOOM_FLOAT16 || dt == LOOM_BFLOAT16;
+        bool complex = loom__is_complex((loom_dtype)dt), ints = loom__is_int((loom_dtype)dt);
+        check_kernel(loom_add(x, x), half, complex, ints);
+        /* the range generators (kernels/loom_gen.cuh) in every dtype */
+        check_kernel(loom_arange(0.5, dt == LOOM_BOOL ? 2 : 64, 1.5, (loom_dtype)dt), half, complex, ints);
+        check_kernel(loom_linspace(-1, 1, 64, true, (loom_dtype)dt), half, complex, ints);
         loom_scope_end();
     }
 }

@@ -1,7 +1,11 @@
 /* Creation routines: host copies and generator nodes (shape, dtype, parameters, errors).
- * Expected lengths and steps are NumPy 2.4's (np.arange, np.linspace(retstep=True)). */
+ * Expected lengths and steps are NumPy 2.4's (np.arange, np.linspace(retstep=True)); the
+ * values arange and linspace nodes stand for (evaluated on the CPU as the kernels compute
+ * them, tests/graph_eval.h) and their errors are NumPy's (tests/data/ranges.txt). */
 #include "check.h"
 #include "creation.h"
+#include "graph_eval.h"
+#include "range_cases.h"
 
 #include <math.h>
 
@@ -258,6 +262,47 @@ static void test_asarray(void)
     loom_scope_end();
 }
 
+/* Every case of NumPy's table: the error, or the length and each value bit for bit. */
+static void test_range_values(void)
+{
+    FILE *f = fopen(LOOM_TEST_DATA "/ranges.txt", "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    range_case c;
+    int cases = 0;
+    while (range_case_next(f, &c)) {
+        cases++;
+        loom_scope_begin();
+        loom_clear_error();
+        loom_array *a = range_case_array(&c);
+        if (c.error) {
+            bool ok = !a && range_error_matches(&c, loom_last_error());
+            CHECK(ok);
+            if (!ok)
+                fprintf(stderr, "%s\n  Loom: %s\n", c.line, a ? "an array" : loom_last_error());
+            loom_scope_end();
+            continue;
+        }
+        CHECK(a && a->ndim == 1 && a->shape[0] == c.n);
+        if (!a || a->shape[0] != c.n) {
+            fprintf(stderr, "%s\n  Loom: %s\n", c.line, a ? "another length" : loom_last_error());
+            loom_scope_end();
+            continue;
+        }
+        for (int i = 0; i < c.n; i++) {
+            double got = ge_range_at(a, i).re;
+            bool same = isnan(c.v[i]) ? isnan(got) : got == c.v[i] && signbit(got) == signbit(c.v[i]);
+            CHECK(same);
+            if (!same)
+                fprintf(stderr, "%s\n  element %d: Loom %a, NumPy %a\n", c.line, i, got, c.v[i]);
+        }
+        loom_scope_end();
+    }
+    fclose(f);
+    CHECK(cases > 600);
+}
+
 int main(void)
 {
     CHECK_EQ_INT(loom__default_device(), 0);
@@ -265,6 +310,7 @@ int main(void)
     test_like();
     test_arange();
     test_linspace();
+    test_range_values();
     test_eye();
     test_asarray();
     return check_summary("test_creation");
