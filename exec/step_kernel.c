@@ -16,7 +16,8 @@ dim3 loom__kernel_grid(const loom_kernel *k, const loom__device_props *props)
 {
     if (k->grid[0])
         return (dim3){k->grid[0], k->grid[1], k->grid[2]};
-    int64_t blocks = (k->work + k->block - 1) / k->block;
+    /* work may be near INT64_MAX (a generator of 2^62 bools): round up without adding */
+    int64_t blocks = k->work / k->block + (k->work % k->block != 0);
     int64_t cap = (int64_t)props->sm_count * (props->max_threads_per_sm / k->block) * 4;
     if (blocks > cap)
         blocks = cap;

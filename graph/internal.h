@@ -211,6 +211,18 @@ bool loom__is_complex(loom_dtype dt);
 int loom__resolve_ufunc(const char *fn, loom_op op, int nin, loom_array *const *in,
                         loom_dtype *loop_dtype, loom_dtype *out_dtype);
 
+/* ---- checked size arithmetic ---- */
+
+/* a + b and a * b into *out; false (and *out unspecified) when the result passes SIZE_MAX. */
+static inline bool loom__size_add(size_t a, size_t b, size_t *out)
+{
+    return !__builtin_add_overflow(a, b, out);
+}
+static inline bool loom__size_mul(size_t a, size_t b, size_t *out)
+{
+    return !__builtin_mul_overflow(a, b, out);
+}
+
 /* ---- hashing (graph/hash.c) ---- */
 
 /* 64-bit FNV-1a of n bytes, continuing from h (start with LOOM__FNV1A64_INIT). */
