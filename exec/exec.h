@@ -128,8 +128,12 @@ typedef struct loom__header {
     const char *source;
 } loom__header;
 
-/* A compiled kernel, owned by the in-memory cache (valid until loom__kcache_clear_kernels,
- * which only tests call). The kernel must be declared extern "C" __global__ name(...). */
+/* A compiled kernel, owned by the in-memory cache. The kernel must be declared
+ * extern "C" __global__ name(...). The cache is bounded (least recently used kernels are
+ * evicted past LOOM__KCACHE_DEFAULT_CAPACITY): a kernel from loom__kernel_get_held stays valid
+ * until loom__kernel_drop; one from loom__kernel_compile or loom__kernel_get only until the
+ * cache evicts it (after capacity other kernels were inserted) or loom__kcache_clear_kernels
+ * (tests). */
 typedef struct loom__kernel {
     const char *name;
     char arch[16];
@@ -157,6 +161,23 @@ const loom__kernel *loom__kernel_compile(const char *fn, const char *name, const
 const loom__kernel *loom__kernel_get(const char *fn, const char *name, const char *source,
                                      const loom__header *headers, int nheaders,
                                      const char *extra_options);
+
+/* loom__kernel_compile and loom__kernel_get that also hold the kernel: it is never evicted
+ * until loom__kernel_drop (cached plans hold their kernels). */
+const loom__kernel *loom__kernel_compile_held(const char *fn, const char *name,
+                                              const char *source, const loom__header *headers,
+                                              int nheaders, const char *extra_options,
+                                              const char *arch);
+const loom__kernel *loom__kernel_get_held(const char *fn, const char *name, const char *source,
+                                          const loom__header *headers, int nheaders,
+                                          const char *extra_options);
+void loom__kernel_drop(const loom__kernel *k);
+/* Kernels the in-memory cache keeps before evicting unheld ones. */
+#define LOOM__KCACHE_DEFAULT_CAPACITY 4096
+/* Sets the capacity (0: the default); takes effect at the next insertion (tests). */
+void loom__kcache_set_capacity(size_t kernels);
+/* Kernels in the in-memory cache. */
+size_t loom__kcache_count(void);
 
 /* Loom's device headers (the .cuh files of kernels/), which generated kernels include. */
 const loom__header *loom__device_headers(int *count);

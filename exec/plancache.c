@@ -43,6 +43,8 @@ static int nentries;
 static void entry_free(loom__cached_plan *e)
 {
     loom__replay_free(e->replay);
+    for (int i = 0; e->runs && i < e->plan->nsteps; i++)
+        loom__kernel_drop(e->runs[i].kernel);
     free(e->runs);
     loom__plan_free(e->plan);
     free(e->key);
