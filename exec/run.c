@@ -10,6 +10,9 @@
 /* Evaluation rewrites nodes (they take buffers and drop their inputs), so evaluations are
  * serialised; graph building stays lock-free. */
 static pthread_mutex_t eval_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Set while this thread holds eval_lock: nodes recorded by planning never force an evaluation
+ * (it would wait for the lock this thread holds). */
+static _Thread_local bool evaluating;
 
 static int upload_host_leaves(const char *fn, const loom_walk *w, int device, loom_stream *s)
 {
@@ -136,9 +139,24 @@ static int eval_arrays(const char *fn, loom_array *const *arrays, int n)
     if (!pending)
         return LOOM_OK;
     pthread_mutex_lock(&eval_lock);
+    evaluating = true;
     rc = eval_locked(fn, arrays, n);
+    evaluating = false;
     pthread_mutex_unlock(&eval_lock);
     return rc;
+}
+
+void loom__eval_forced(loom_array *n, loom_eval_reason why)
+{
+    if (evaluating)
+        return;
+    loom__stat_forced_eval(why);
+    loom__saved_error saved;
+    loom__error_save(&saved);
+    if (eval_arrays("loom_eval", &n, 1) != LOOM_OK)
+        LOOM__LOG("forced eval (%s) failed, the array stays pending: %s",
+                  loom_eval_reason_name(why), loom_last_error());
+    loom__error_restore(&saved);
 }
 
 int loom_eval(loom_array *a)

@@ -255,6 +255,7 @@ loom_array *loom__node_finish_unscoped(loom_array *n)
     if (loom__ops[n->op].kind == LOOM_OPK_SCAN)
         h = mix(h, (uint64_t)n->param.scan.axis);
     n->hash = h;
+    loom__force_check(n);
     return n;
 }
 
@@ -315,6 +316,7 @@ void loom__node_set_buffer(loom_array *n, loom_buffer *buf)
 {
     loom__buffer_release(n->buffer);
     n->buffer = buf;
+    loom__force_reset(n);
     if (n->op == LOOM_OP_VIEW) {
         /* A materialised view is a contiguous copy of what it mapped: later views start here. */
         n->op = LOOM_OP_COPY;
