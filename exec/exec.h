@@ -94,15 +94,27 @@ void loom__stream_release(loom_stream *s);
  * it returns NULL with LOOM_ERR_OOM ("fn: out of memory allocating N bytes on device D (...)").
  * A buffer of 0 bytes has ptr NULL and costs nothing. */
 loom_buffer *loom__buffer_alloc(const char *fn, size_t bytes, int device, loom_stream *stream);
+/* The same, naming what the memory is for in the out-of-memory message ("... allocating N bytes
+ * for the result of add (shape (1000,), float32) on device D"); what may be NULL. */
+loom_buffer *loom__buffer_alloc_for(const char *fn, const char *what, size_t bytes, int device,
+                                    loom_stream *stream);
 /* Records that work just queued on s reads or writes b, so b's stream-ordered free waits
  * for it. Needed only when s is not the stream b was allocated on. */
 int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s);
 /* The stream b was allocated on (borrowed). */
 loom_stream *loom__buffer_stream(const loom_buffer *b);
-/* Called by an allocation that ran out of device memory before it trims the pool and retries,
- * so that the executor can evaluate or free what pending graphs pin. No Loom lock is held. */
-typedef void (*loom__reclaim_fn)(int device, size_t bytes);
+/* Called by an allocation that ran out of device memory, on the allocating thread, before it
+ * synchronizes the device, trims the pool and retries: the executor frees what its caches hold
+ * on the device (exec/run.c). It must not wait for a Loom lock: the allocating thread may hold
+ * the evaluation lock. */
+typedef void (*loom__reclaim_fn)(int device);
 void loom__mempool_set_reclaim(loom__reclaim_fn fn);
+/* Failure injection for tests: counting device allocations from now (0: the next one), the
+ * nth fails as if the device had no memory left; with persistent its retry after reclaiming
+ * fails too (the caller sees LOOM_ERR_OOM), else the retry succeeds. nth < 0 turns it off. */
+void loom__mempool_inject_failure(long nth, bool persistent);
+/* How many injected failures fired since loom__mempool_inject_failure. */
+long loom__mempool_injected_failures(void);
 
 /* ---- pinned host memory and transfers (exec/pinned.c, exec/transfer.c) ---- */
 
@@ -178,6 +190,9 @@ void loom__kernel_drop(const loom__kernel *k);
 void loom__kcache_set_capacity(size_t kernels);
 /* Kernels in the in-memory cache. */
 size_t loom__kcache_count(void);
+/* Evicts every kernel no plan holds, unloading their libraries (after waiting for the devices):
+ * what an allocation that ran out of device memory reclaims. */
+void loom__kcache_trim(void);
 
 /* Loom's device headers (the .cuh files of kernels/), which generated kernels include. */
 const loom__header *loom__device_headers(int *count);

@@ -409,6 +409,18 @@ void loom__kernel_drop(const loom__kernel *k)
     pthread_mutex_unlock(&lock);
 }
 
+void loom__kcache_trim(void)
+{
+    entry *victims = NULL, *v;
+    pthread_mutex_lock(&lock);
+    while ((v = take_lru_victim(NULL))) {
+        v->next = victims;
+        victims = v;
+    }
+    pthread_mutex_unlock(&lock);
+    free_evicted(victims);
+}
+
 void loom__kcache_set_capacity(size_t kernels)
 {
     pthread_mutex_lock(&lock);

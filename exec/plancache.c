@@ -63,6 +63,22 @@ void loom__plan_cache_clear(void)
     nentries = 0;
 }
 
+void loom__plan_cache_clear_except(const loom__cached_plan *keep)
+{
+    for (int b = 0; b < BUCKETS; b++) {
+        for (loom__cached_plan **pp = &buckets[b]; *pp;) {
+            loom__cached_plan *e = *pp;
+            if (e == keep) {
+                pp = &e->next;
+                continue;
+            }
+            *pp = e->next;
+            entry_free(e);
+            nentries--;
+        }
+    }
+}
+
 const loom_plan *loom__cached_plan_plan(const loom__cached_plan *e)
 {
     return e->plan;

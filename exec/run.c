@@ -13,6 +13,32 @@ static pthread_mutex_t eval_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Set while this thread holds eval_lock: nodes recorded by planning never force an evaluation
  * (it would wait for the lock this thread holds). */
 static _Thread_local bool evaluating;
+/* The plan being run (under eval_lock), which reclaiming must keep. */
+static loom__cached_plan *running;
+
+/* An allocation ran out of device memory: free what the caches hold there before it trims
+ * the pool and retries. Cached plans belong to the evaluation lock, so only an allocation made
+ * by the evaluating thread drops them (all but the running one); kernels no plan holds go
+ * whichever thread allocates. */
+static void reclaim(int device)
+{
+    (void)device; /* plans and kernels are process-wide */
+    if (evaluating)
+        loom__plan_cache_clear_except(running);
+    loom__kcache_trim();
+}
+
+/* What a buffer of a is for, in out-of-memory messages: "an input (shape (3,4), float32)" or
+ * "the result of add (shape (3,4), float32)". */
+static const char *describe(char *buf, size_t n, const loom_array *a, bool result)
+{
+    char shape[256];
+    snprintf(buf, n, "%s%s (shape %s, %s)", result ? "the result of " : "an input",
+             result ? loom__ops[a->op].name : "",
+             loom__fmt_shape(shape, sizeof shape, a->ndim, a->shape),
+             loom_dtype_name((loom_dtype)a->dtype));
+    return buf;
+}
 
 static int upload_host_leaves(const char *fn, const loom_walk *w, int device, loom_stream *s)
 {
@@ -21,7 +47,9 @@ static int upload_host_leaves(const char *fn, const loom_walk *w, int device, lo
         if (a->op != LOOM_OP_HOST || a->buffer)
             continue;
         size_t bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
-        loom_buffer *b = loom__buffer_alloc(fn, bytes, device, s);
+        char what[400];
+        loom_buffer *b = loom__buffer_alloc_for(fn, describe(what, sizeof what, a, false),
+                                                bytes, device, s);
         if (!b)
             return loom_last_error_code();
         int rc = bytes ? loom__copy_to_device(fn, b->ptr, a->host_data, bytes, s) : LOOM_OK;
@@ -85,6 +113,7 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         goto done;
     }
     p = loom__cached_plan_plan(e);
+    running = e;
     fresh = calloc((size_t)p->nbuffers + 1, sizeof *fresh);
     addr = calloc((size_t)p->nbuffers + 1, sizeof *addr);
     if (!fresh || !addr) {
@@ -92,7 +121,9 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         rc = LOOM_ERR_OOM;
         goto done;
     }
-    if (p->arena_bytes && !(arena = loom__buffer_alloc(fn, p->arena_bytes, device, s))) {
+    char what[400];
+    if (p->arena_bytes && !(arena = loom__buffer_alloc_for(fn, "the plan's temporaries",
+                                                           p->arena_bytes, device, s))) {
         rc = loom_last_error_code();
         goto done;
     }
@@ -103,7 +134,9 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         } else if (pb->role == LOOM_BUF_TEMP) {
             /* no arena when every temporary is empty (a scan of a 0-size array) */
             addr[b] = arena ? (char *)arena->ptr + pb->arena_offset : NULL;
-        } else if (!(fresh[b] = loom__buffer_alloc(fn, pb->bytes, device, s))) {
+        } else if (!(fresh[b] = loom__buffer_alloc_for(
+                         fn, describe(what, sizeof what, pb->node, true), pb->bytes,
+                         device, s))) {
             rc = loom_last_error_code();
             goto done;
         } else {
@@ -118,6 +151,7 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         }
     }
 done:
+    running = NULL;
     if (fresh)
         for (int b = 0; b < p->nbuffers; b++)
             loom__buffer_release(fresh[b]);
@@ -138,6 +172,7 @@ static int eval_arrays(const char *fn, loom_array *const *arrays, int n)
         pending = !arrays[i]->buffer;
     if (!pending)
         return LOOM_OK;
+    loom__mempool_set_reclaim(reclaim);
     pthread_mutex_lock(&eval_lock);
     evaluating = true;
     rc = eval_locked(fn, arrays, n);
