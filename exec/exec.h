@@ -83,6 +83,11 @@ loom_stream *loom__stream_current(const char *fn, int device);
 loom_stream *loom__stream_retain(loom_stream *s);
 void loom__stream_release(loom_stream *s);
 
+/* Serialises CUDA Graph captures with work queued on streams another thread may be capturing
+ * (exec/stream.c has the rule). */
+void loom__capture_lock(void);
+void loom__capture_unlock(void);
+
 /* ---- device memory (exec/mempool.c) ---- */
 
 /* A new device buffer of bytes (refcount 1) from device's pool, allocated stream-ordered on
@@ -99,8 +104,13 @@ loom_buffer *loom__buffer_alloc(const char *fn, size_t bytes, int device, loom_s
 loom_buffer *loom__buffer_alloc_for(const char *fn, const char *what, size_t bytes, int device,
                                     loom_stream *stream);
 /* Records that work just queued on s reads or writes b, so b's stream-ordered free waits
- * for it. Needed only when s is not the stream b was allocated on. */
+ * for it. Needed only when s is not the stream b was allocated on (it does nothing then). */
 int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s);
+/* Makes s wait, on the device, until b's value is written: b is produced on the stream it was
+ * allocated on (its home), so when s is another stream an event recorded on the home stream
+ * now (after everything queued there, the producing work included) is waited for. Nothing
+ * when s is the home stream. Must not be called while s is being captured. */
+int loom__buffer_wait(const char *fn, loom_buffer *b, loom_stream *s);
 /* The stream b was allocated on (borrowed). */
 loom_stream *loom__buffer_stream(const loom_buffer *b);
 /* Called by an allocation that ran out of device memory, on the allocating thread, before it

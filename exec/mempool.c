@@ -43,6 +43,7 @@ typedef struct devbuf {
     loom_buffer base; /* first: graph/ sees only this */
     loom_stream *home;
     use *uses;
+    cudaEvent_t ready; /* recorded on home when another stream must wait for the value */
 } devbuf;
 
 static pthread_mutex_t uses_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -86,11 +87,14 @@ static void devbuf_free(loom_buffer *b)
         int prev;
         if (loom__device_push_quiet(b->device, &prev) == 0) {
             cudaStream_t home = loom__stream_handle(d->home);
+            /* Any thread may drop the last reference, while another captures the home stream. */
+            loom__capture_lock();
             for (use *u = d->uses; u; u = u->next)
                 cudaStreamWaitEvent(home, u->event, 0);
             /* Fails only while the process tears CUDA down, when the memory goes anyway. */
             if (cudaFreeAsync(b->ptr, home) != cudaSuccess)
                 cudaGetLastError();
+            loom__capture_unlock();
             loom__device_pop(prev);
         }
         atomic_fetch_sub(&pools[b->device].used, b->bytes);
@@ -101,6 +105,8 @@ static void devbuf_free(loom_buffer *b)
         loom__stream_release(u->stream);
         free(u);
     }
+    if (d->ready)
+        cudaEventDestroy(d->ready);
     loom__stream_release(d->home);
     free(d);
 }
@@ -274,6 +280,33 @@ int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s)
     if (!err)
         err = loom__cuda_check(cudaEventRecord(u->event, loom__stream_handle(s)), fn,
                                "cudaEventRecord");
+    pthread_mutex_unlock(&uses_lock);
+    loom__device_pop(prev);
+    return err;
+}
+
+int loom__buffer_wait(const char *fn, loom_buffer *b, loom_stream *s)
+{
+    devbuf *d = (devbuf *)b;
+    if (!b->ptr || s->handle == d->home->handle)
+        return 0;
+    int prev, err = loom__device_push(fn, b->device, &prev);
+    if (err)
+        return err;
+    pthread_mutex_lock(&uses_lock); /* one ready event per buffer, shared by its waiters */
+    if (!d->ready)
+        err = loom__cuda_check(cudaEventCreateWithFlags(&d->ready, cudaEventDisableTiming), fn,
+                               "cudaEventCreateWithFlags");
+    if (!err) {
+        loom__capture_lock();
+        err = loom__cuda_check(cudaEventRecord(d->ready, loom__stream_handle(d->home)), fn,
+                               "cudaEventRecord");
+        loom__capture_unlock();
+    }
+    /* The wait takes the event as last recorded: a later record cannot move it. */
+    if (!err)
+        err = loom__cuda_check(cudaStreamWaitEvent(loom__stream_handle(s), d->ready, 0), fn,
+                               "cudaStreamWaitEvent");
     pthread_mutex_unlock(&uses_lock);
     loom__device_pop(prev);
     return err;

@@ -90,6 +90,38 @@ static int eval_locked(const char *fn, loom_array *const *arrays, int n)
     return rc;
 }
 
+/* Inputs computed on another stream (another thread's, or this thread's before it changed its
+ * current stream) must be written before this plan reads them: s waits for each one's home
+ * stream, outside any capture. When everything stays on one stream this only compares
+ * handles: no event is recorded. */
+static int order_inputs(const char *fn, const loom_plan *p, loom_stream *s)
+{
+    for (int b = 0; b < p->nbuffers; b++) {
+        const loom_plan_buffer *pb = &p->buffers[b];
+        int rc = pb->role == LOOM_BUF_INPUT && pb->node->buffer
+                     ? loom__buffer_wait(fn, pb->node->buffer, s)
+                     : LOOM_OK;
+        if (rc)
+            return rc;
+    }
+    return LOOM_OK;
+}
+
+/* The plan's reads of inputs that live on other streams, so that their stream-ordered frees
+ * (on their home streams) wait for them. */
+static int record_input_uses(const char *fn, const loom_plan *p, loom_stream *s)
+{
+    int rc = LOOM_OK;
+    for (int b = 0; b < p->nbuffers; b++) {
+        const loom_plan_buffer *pb = &p->buffers[b];
+        if (pb->role == LOOM_BUF_INPUT && pb->node->buffer) {
+            int r = loom__buffer_record_use(fn, pb->node->buffer, s);
+            rc = rc ? rc : r;
+        }
+    }
+    return rc;
+}
+
 static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int device)
 {
     int rc;
@@ -143,7 +175,13 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
             addr[b] = fresh[b]->ptr;
         }
     }
-    rc = loom__plan_cache_run(fn, e, addr, s, props);
+    rc = order_inputs(fn, p, s);
+    if (rc == LOOM_OK)
+        rc = loom__plan_cache_run(fn, e, addr, s, props);
+    /* Before the inputs can be dropped below: their frees must wait for this plan's reads. */
+    int used = record_input_uses(fn, p, s);
+    if (rc == LOOM_OK)
+        rc = used;
     for (int b = 0; rc == LOOM_OK && b < p->nbuffers; b++) {
         if (fresh[b]) {
             loom__node_set_buffer(p->buffers[b].node, fresh[b]);
@@ -169,7 +207,7 @@ static int eval_arrays(const char *fn, loom_array *const *arrays, int n)
         return rc;
     bool pending = false;
     for (int i = 0; i < n && !pending; i++)
-        pending = !arrays[i]->buffer;
+        pending = !loom__node_buffer(arrays[i]);
     if (!pending)
         return LOOM_OK;
     loom__mempool_set_reclaim(reclaim);
@@ -207,15 +245,20 @@ int loom_eval_many(loom_array *const *arrays, int n)
 /* Brings a's value to dst (exactly nbytes). */
 static int read_back(const char *fn, loom_array *a, void *dst, size_t nbytes)
 {
-    if (!a->buffer)
+    if (!loom__node_buffer(a))
         loom__stat_forced_eval(LOOM_EVAL_HOST_READ);
     int rc = eval_arrays(fn, &a, 1);
     if (rc || nbytes == 0)
         return rc;
-    loom_stream *s = loom__stream_current(fn, a->buffer->device);
+    loom_buffer *b = loom__node_buffer(a);
+    loom_stream *s = loom__stream_current(fn, b->device);
     if (!s)
         return loom_last_error_code();
-    return loom__copy_to_host(fn, dst, a->buffer->ptr, nbytes, s);
+    /* The copy synchronizes s, so the read needs no recorded use; it must only wait for the
+     * stream that computed a, when that is not s. */
+    if ((rc = loom__buffer_wait(fn, b, s)) != LOOM_OK)
+        return rc;
+    return loom__copy_to_host(fn, dst, b->ptr, nbytes, s);
 }
 
 int loom_get(loom_array *a, void *dst, size_t dst_bytes)

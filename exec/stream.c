@@ -15,6 +15,23 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+/* Held from the beginning to the end of every CUDA Graph capture (exec/replay.c), and by
+ * anything that queues work on a stream it did not just take from the calling thread's own
+ * evaluation (a buffer's free or readiness event on its home stream, which another thread may
+ * be capturing): work queued on a capturing stream would join that thread's graph instead of
+ * running. Captures are short and never free buffers, so nothing waits long or nests. */
+static pthread_mutex_t capture_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void loom__capture_lock(void)
+{
+    pthread_mutex_lock(&capture_lock);
+}
+
+void loom__capture_unlock(void)
+{
+    pthread_mutex_unlock(&capture_lock);
+}
+
 /* Both hold one reference per non-NULL entry. current[d] NULL means "the default". */
 static _Thread_local loom_stream *tls_current[LOOM__MAX_DEVICES];
 static _Thread_local loom_stream *tls_default[LOOM__MAX_DEVICES];

@@ -158,6 +158,12 @@ loom_array *loom__node_finish_unscoped(loom_array *n);
 /* Called by exec/ when a node's value is in buf: the node keeps buf (one reference moves
  * in) and drops its inputs and host copy, so evaluated graphs free their history. */
 void loom__node_set_buffer(loom_array *n, loom_buffer *buf);
+/* a's buffer, read without the evaluation lock (another thread's evaluation may be setting
+ * it): once seen, the buffer and everything it points to are complete. */
+static inline loom_buffer *loom__node_buffer(const loom_array *a)
+{
+    return __atomic_load_n(&a->buffer, __ATOMIC_ACQUIRE);
+}
 /* Hands an existing reference to the current scope, as loom__node_finish does. Returns a. */
 loom_array *loom__adopt(loom_array *a);
 /* Checks a list of arrays passed to a call that runs work (loom_eval, loom_get, DOT dumps):
