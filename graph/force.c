@@ -80,10 +80,8 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 
 void loom__force_measure(loom_array *n)
 {
-    n->depth = n->pending = 0;
-    n->pinned = 0;
-    if (n->buffer || loom__ops[n->op].kind == LOOM_OPK_LEAF)
-        return;
+    if (loom__node_buffer(n) || loom__ops[n->op].kind == LOOM_OPK_LEAF)
+        return; /* measures stay 0 */
     int64_t depth = 0;
     uint64_t pending = 1, pinned = 0;
     for (int i = 0; i < n->ninputs; i++) {
@@ -96,7 +94,9 @@ void loom__force_measure(loom_array *n)
         if (in->depth > depth)
             depth = in->depth;
         pending = sat_add(pending, (uint64_t)in->pending);
-        pinned = sat_add(pinned, in->buffer ? in->buffer->bytes : in->pinned);
+        /* Another thread's evaluation may be uploading a shared leaf right now. */
+        const loom_buffer *b = loom__node_buffer(in);
+        pinned = sat_add(pinned, b ? b->bytes : in->pinned);
     }
     n->depth = depth + 1;
     n->pending = pending > INT64_MAX ? INT64_MAX : (int64_t)pending;

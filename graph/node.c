@@ -315,7 +315,8 @@ void loom_release(loom_array *a)
 void loom__node_set_buffer(loom_array *n, loom_buffer *buf)
 {
     loom__buffer_release(n->buffer);
-    loom__force_reset(n);
+    if (loom__ops[n->op].kind != LOOM_OPK_LEAF) /* a leaf's are 0, and it may be shared */
+        loom__force_reset(n);
     __atomic_store_n(&n->buffer, buf, __ATOMIC_RELEASE); /* see loom__node_buffer */
     if (n->op == LOOM_OP_VIEW) {
         /* A materialised view is a contiguous copy of what it mapped: later views start here. */

@@ -157,6 +157,38 @@ static void test_free_waits_for_reader(loom_stream *a, loom_stream *b)
     CHECK_EQ_INT(loom_stream_set_current(NULL), 0);
 }
 
+static void *only_set_current(void *arg)
+{
+    loom_stream_set_current(arg);
+    return NULL;
+}
+
+/* Lifetimes: a thread that only makes a stream current drops its reference when it exits;
+ * destroying the calling thread's current stream makes its default current again, and work
+ * still runs; memory allocated on the destroyed stream is still freed on it. */
+static void test_lifetimes(void)
+{
+    loom_stream *s = loom_stream_create();
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    pthread_t t;
+    CHECK_EQ_INT(pthread_create(&t, NULL, only_set_current, s), 0);
+    pthread_join(t, NULL);
+    CHECK_EQ_INT(atomic_load(&s->refcount), 1); /* the caller's handle only */
+
+    loom_stream *def = loom_stream_get_current();
+    CHECK_EQ_INT(loom_stream_set_current(s), 0);
+    loom_array *x = slow_array(s, 4); /* its buffer holds s */
+    loom_stream_destroy(s);
+    CHECK(loom_stream_get_current() == def);
+    loom_array *y = loom_add_scalar(x, 1); /* on the default stream, after s's producer */
+    CHECK_EQ_INT(wrong_values(y, 5), 0);
+    loom_release(x);
+    loom_release(y);
+    CHECK_EQ_INT(loom_device_synchronize(), 0);
+}
+
 int main(void)
 {
     if (loom_device_count() == 0) {
@@ -171,6 +203,7 @@ int main(void)
     test_current_stream_changes(a, b);
     test_threads();
     test_free_waits_for_reader(a, b);
+    test_lifetimes();
     loom_stream_destroy(a);
     loom_stream_destroy(b);
     CHECK_EQ_INT(loom_device_synchronize(), 0);
