@@ -198,6 +198,8 @@ static void free_evicted(entry *victims)
     bool loaded = false;
     for (entry *v = victims; v; v = v->next)
         loaded |= v->library != NULL;
+    if (loaded)
+        loom__capture_lock(); /* no capture may hold these kernels' work while we wait */
     for (int d = 0; loaded && d < loom_device_count(); d++) {
         int prev;
         if (loom__device_push_quiet(d, &prev) == 0) {
@@ -206,6 +208,8 @@ static void free_evicted(entry *victims)
             loom__device_pop(prev);
         }
     }
+    if (loaded)
+        loom__capture_unlock();
     for (entry *next; victims; victims = next) {
         next = victims->next;
         LOOM__LOG("kernel cache: evicted %s for %s", victims->k.name, victims->k.arch);

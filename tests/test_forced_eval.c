@@ -7,11 +7,10 @@
 #include "check.h"
 #include "exec/exec.h"
 #include "inputs.h"
+#include "capture_stderr.h"
 #include "tmpdir.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 static uint64_t forced(loom_eval_reason r)
 {
@@ -121,33 +120,22 @@ static void test_memory_pressure(void)
 
 int main(void)
 {
-    char dir[4096], log_path[4200];
+    char dir[4096];
     if (!tmpdir_make(dir, sizeof dir)) {
         perror("mkdtemp");
         return 1;
     }
     setenv("LOOM_LOG", "1", 1);
     setenv("LOOM_CACHE_DIR", dir, 1);
-    snprintf(log_path, sizeof log_path, "%s/stderr.txt", dir);
-    fflush(stderr);
-    int saved = dup(2);
-    int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    dup2(fd, 2);
-    close(fd);
+    stderr_capture capture;
+    capture_begin(&capture, dir);
 
     test_depth_limit();
     test_node_limit();
     test_memory_pressure();
 
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
     static char text[1 << 20];
-    FILE *f = fopen(log_path, "r");
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[n] = '\0';
+    capture_end(&capture, text, sizeof text);
     CHECK(strstr(text, "loom: forced eval (depth_limit)\n") != NULL);
     CHECK(strstr(text, "loom: forced eval (node_limit)\n") != NULL);
     if (loom_device_count() == 0)
