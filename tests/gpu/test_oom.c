@@ -103,19 +103,25 @@ static void test_reclaim_cures(void)
     loom_scope_begin();
     loom_array *other = loom_sin(loom_ones(1, (int64_t[]){100}, LOOM_FLOAT32));
     CHECK_EQ_INT(loom_eval(other), LOOM_OK); /* a cached plan and a kernel, then idle */
-    size_t kernels_before = loom__kcache_count();
-    for (long k = 0; k < 8; k++) {
+    int cured = 0;
+    for (long k = 0; k < 64; k++) {
+        size_t kernels_before = loom__kcache_count();
         results r = record();
         loom__mempool_inject_failure(k, false);
         int rc = loom_eval_many(r.out, 4);
         long fired = loom__mempool_injected_failures();
         loom__mempool_inject_failure(-1, false);
         CHECK_EQ_INT(rc, LOOM_OK);
-        CHECK_EQ_INT(fired, 1);
+        if (!fired)
+            break;
+        cured++;
         CHECK_EQ_INT(check_values(r), 0);
-        if (k == 0) /* sin's plan was dropped and its kernel evicted; the running plan's stay */
-            CHECK_EQ_INT(loom__kcache_count(), kernels_before - 1);
+        /* Allocation 2 is the first result's: the plan is running and keeps its kernels; the
+         * idle plans (sin's, those check_values made) were dropped and their kernels evicted. */
+        if (k == 2)
+            CHECK(loom__kcache_count() < kernels_before);
     }
+    CHECK(cured >= 6);
     loom_scope_end();
 }
 
