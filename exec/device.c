@@ -147,6 +147,8 @@ const loom__device_props *loom__device_props_get(const char *fn, int device)
             d->smem_per_block_optin = p.sharedMemPerBlockOptin;
             d->smem_per_sm = p.sharedMemPerMultiprocessor;
             d->total_mem = p.totalGlobalMem;
+            /* Pending graphs may pin half of the smallest device seen before one is forced. */
+            loom__force_default_pinned_limit(d->total_mem / 2);
             atomic_store_explicit(&props_ready[device], true, memory_order_release);
         }
     }

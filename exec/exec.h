@@ -83,6 +83,11 @@ loom_stream *loom__stream_current(const char *fn, int device);
 loom_stream *loom__stream_retain(loom_stream *s);
 void loom__stream_release(loom_stream *s);
 
+/* Serialises CUDA Graph captures with work queued on streams another thread may be capturing
+ * (exec/stream.c has the rule). */
+void loom__capture_lock(void);
+void loom__capture_unlock(void);
+
 /* ---- device memory (exec/mempool.c) ---- */
 
 /* A new device buffer of bytes (refcount 1) from device's pool, allocated stream-ordered on
@@ -94,18 +99,35 @@ void loom__stream_release(loom_stream *s);
  * it returns NULL with LOOM_ERR_OOM ("fn: out of memory allocating N bytes on device D (...)").
  * A buffer of 0 bytes has ptr NULL and costs nothing. */
 loom_buffer *loom__buffer_alloc(const char *fn, size_t bytes, int device, loom_stream *stream);
+/* The same, naming what the memory is for in the out-of-memory message ("... allocating N bytes
+ * for the result of add (shape (1000,), float32) on device D"); what may be NULL. */
+loom_buffer *loom__buffer_alloc_for(const char *fn, const char *what, size_t bytes, int device,
+                                    loom_stream *stream);
 /* A buffer for bytes at offset inside whole (a result of a multi-output node): it keeps the
  * allocation alive, and streams and uses are those of the allocation. NULL on out of memory. */
 loom_buffer *loom__buffer_part(const char *fn, loom_buffer *whole, size_t offset, size_t bytes);
 /* Records that work just queued on s reads or writes b, so b's stream-ordered free waits
- * for it. Needed only when s is not the stream b was allocated on. */
+ * for it. Needed only when s is not the stream b was allocated on (it does nothing then). */
 int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s);
+/* Makes s wait, on the device, until b's value is written: b is produced on the stream it was
+ * allocated on (its home), so when s is another stream an event recorded on the home stream
+ * now (after everything queued there, the producing work included) is waited for. Nothing
+ * when s is the home stream. Must not be called while s is being captured. */
+int loom__buffer_wait(const char *fn, loom_buffer *b, loom_stream *s);
 /* The stream b was allocated on (borrowed). */
 loom_stream *loom__buffer_stream(const loom_buffer *b);
-/* Called by an allocation that ran out of device memory before it trims the pool and retries,
- * so that the executor can evaluate or free what pending graphs pin. No Loom lock is held. */
-typedef void (*loom__reclaim_fn)(int device, size_t bytes);
+/* Called by an allocation that ran out of device memory, on the allocating thread, before it
+ * synchronizes the device, trims the pool and retries: the executor frees what its caches hold
+ * on the device (exec/run.c). It must not wait for a Loom lock: the allocating thread may hold
+ * the evaluation lock. */
+typedef void (*loom__reclaim_fn)(int device);
 void loom__mempool_set_reclaim(loom__reclaim_fn fn);
+/* Failure injection for tests: counting device allocations from now (0: the next one), the
+ * nth fails as if the device had no memory left; with persistent its retry after reclaiming
+ * fails too (the caller sees LOOM_ERR_OOM), else the retry succeeds. nth < 0 turns it off. */
+void loom__mempool_inject_failure(long nth, bool persistent);
+/* How many injected failures fired since loom__mempool_inject_failure. */
+long loom__mempool_injected_failures(void);
 
 /* ---- status words of library routines (exec/check.c) ---- */
 
@@ -148,8 +170,12 @@ typedef struct loom__header {
     const char *source;
 } loom__header;
 
-/* A compiled kernel, owned by the in-memory cache (valid until loom__kcache_clear_kernels,
- * which only tests call). The kernel must be declared extern "C" __global__ name(...). */
+/* A compiled kernel, owned by the in-memory cache. The kernel must be declared
+ * extern "C" __global__ name(...). The cache is bounded (least recently used kernels are
+ * evicted past LOOM__KCACHE_DEFAULT_CAPACITY): a kernel from loom__kernel_get_held stays valid
+ * until loom__kernel_drop; one from loom__kernel_compile or loom__kernel_get only until the
+ * cache evicts it (after capacity other kernels were inserted) or loom__kcache_clear_kernels
+ * (tests). */
 typedef struct loom__kernel {
     const char *name;
     char arch[16];
@@ -177,6 +203,26 @@ const loom__kernel *loom__kernel_compile(const char *fn, const char *name, const
 const loom__kernel *loom__kernel_get(const char *fn, const char *name, const char *source,
                                      const loom__header *headers, int nheaders,
                                      const char *extra_options);
+
+/* loom__kernel_compile and loom__kernel_get that also hold the kernel: it is never evicted
+ * until loom__kernel_drop (cached plans hold their kernels). */
+const loom__kernel *loom__kernel_compile_held(const char *fn, const char *name,
+                                              const char *source, const loom__header *headers,
+                                              int nheaders, const char *extra_options,
+                                              const char *arch);
+const loom__kernel *loom__kernel_get_held(const char *fn, const char *name, const char *source,
+                                          const loom__header *headers, int nheaders,
+                                          const char *extra_options);
+void loom__kernel_drop(const loom__kernel *k);
+/* Kernels the in-memory cache keeps before evicting unheld ones. */
+#define LOOM__KCACHE_DEFAULT_CAPACITY 4096
+/* Sets the capacity (0: the default); takes effect at the next insertion (tests). */
+void loom__kcache_set_capacity(size_t kernels);
+/* Kernels in the in-memory cache. */
+size_t loom__kcache_count(void);
+/* Evicts every kernel no plan holds, unloading their libraries (after waiting for the devices):
+ * what an allocation that ran out of device memory reclaims. */
+void loom__kcache_trim(void);
 
 /* Loom's device headers (the .cuh files of kernels/), which generated kernels include. */
 const loom__header *loom__device_headers(int *count);

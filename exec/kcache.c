@@ -9,7 +9,12 @@
  * One mutex guards the table, and compiles run outside it so that a long compile never
  * blocks lookups. Two threads that miss on the same kernel at the same time may both compile
  * it; the second to finish finds the first one's entry and drops its own. That is wasted work,
- * never a wrong result, and rare: the executor caches plans, and with them kernel pointers. */
+ * never a wrong result, and rare: the executor caches plans, and with them kernel pointers.
+ *
+ * The table is bounded (LRU): past its capacity, inserting a kernel evicts the least recently
+ * used one that no cached plan holds (loom__kernel_get_held / loom__kernel_drop). Held kernels
+ * are never evicted, so a plan's kernel handles stay loaded as long as the plan is cached;
+ * when every kernel is held the table grows past the capacity until plans are dropped. */
 #define _POSIX_C_SOURCE 200809L
 #include "cudart.h"
 #include "exec.h"
@@ -27,12 +32,16 @@ typedef struct entry {
     char *key;
     size_t key_len;
     cudaLibrary_t library; /* NULL until loaded */
+    int holds;             /* cached plans using the kernel: never evicted while > 0 */
+    uint64_t last_use;     /* the use clock when last looked up, for LRU eviction */
     struct entry *next;
 } entry;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static entry **buckets;
 static size_t nbuckets, nentries;
+static size_t capacity = LOOM__KCACHE_DEFAULT_CAPACITY;
+static uint64_t use_clock;
 
 /* ---- keys ---- */
 
@@ -118,9 +127,12 @@ static entry *find(uint64_t hash, const char *key, size_t len)
 {
     if (!nbuckets)
         return NULL;
-    for (entry *e = buckets[hash % nbuckets]; e; e = e->next)
-        if (e->hash == hash && e->key_len == len && memcmp(e->key, key, len) == 0)
+    for (entry *e = buckets[hash % nbuckets]; e; e = e->next) {
+        if (e->hash == hash && e->key_len == len && memcmp(e->key, key, len) == 0) {
+            e->last_use = ++use_clock;
             return e;
+        }
+    }
     return NULL;
 }
 
@@ -144,8 +156,27 @@ static int insert(entry *e)
     }
     e->next = buckets[e->hash % nbuckets];
     buckets[e->hash % nbuckets] = e;
+    e->last_use = ++use_clock;
     nentries++;
     return 0;
+}
+
+/* Unlinks the least recently used kernel that nothing holds, other than keep, or returns
+ * NULL. A linear scan: it runs only past the capacity, next to a compile or a disk read. */
+static entry *take_lru_victim(const entry *keep)
+{
+    entry **victim = NULL;
+    for (size_t i = 0; i < nbuckets; i++)
+        for (entry **pp = &buckets[i]; *pp; pp = &(*pp)->next)
+            if (!(*pp)->holds && *pp != keep &&
+                (!victim || (*pp)->last_use < (*victim)->last_use))
+                victim = pp;
+    if (!victim)
+        return NULL;
+    entry *e = *victim;
+    *victim = e->next;
+    nentries--;
+    return e;
 }
 
 static void entry_free(entry *e)
@@ -156,6 +187,34 @@ static void entry_free(entry *e)
     free((void *)e->k.cubin);
     free(e->key);
     free(e);
+}
+
+/* Frees evicted entries (a list through next). Unloading a library whose kernels may still
+ * run is undefined: an evicted kernel was last launched by a plan that is gone, whose work may
+ * still be queued on any stream. Eviction is rare (the cache holds thousands of kernels), so
+ * waiting for every device first is cheap enough. */
+static void free_evicted(entry *victims)
+{
+    bool loaded = false;
+    for (entry *v = victims; v; v = v->next)
+        loaded |= v->library != NULL;
+    if (loaded)
+        loom__capture_lock(); /* no capture may hold these kernels' work while we wait */
+    for (int d = 0; loaded && d < loom_device_count(); d++) {
+        int prev;
+        if (loom__device_push_quiet(d, &prev) == 0) {
+            if (cudaDeviceSynchronize() != cudaSuccess)
+                cudaGetLastError();
+            loom__device_pop(prev);
+        }
+    }
+    if (loaded)
+        loom__capture_unlock();
+    for (entry *next; victims; victims = next) {
+        next = victims->next;
+        LOOM__LOG("kernel cache: evicted %s for %s", victims->k.name, victims->k.arch);
+        entry_free(victims);
+    }
 }
 
 void loom__kcache_clear_kernels(void)
@@ -175,9 +234,11 @@ void loom__kcache_clear_kernels(void)
 
 /* ---- lookups ---- */
 
-const loom__kernel *loom__kernel_compile(const char *fn, const char *name, const char *source,
-                                         const loom__header *headers, int nheaders,
-                                         const char *extra_options, const char *arch)
+/* The entry for the kernel through memory, disk and NVRTC; with hold, one hold is taken under
+ * the same lock that found or inserted it, so eviction can never take it in between. */
+static entry *lookup(const char *fn, const char *name, const char *source,
+                     const loom__header *headers, int nheaders, const char *extra_options,
+                     const char *arch, bool hold)
 {
     char archbuf[16];
     if (check_args(fn, name, source, headers, nheaders) != 0)
@@ -194,11 +255,13 @@ const loom__kernel *loom__kernel_compile(const char *fn, const char *name, const
     uint64_t hash = loom__fnv1a64(key, len, LOOM__FNV1A64_INIT);
     pthread_mutex_lock(&lock);
     entry *e = find(hash, key, len);
+    if (e && hold)
+        e->holds++;
     pthread_mutex_unlock(&lock);
     if (e) {
         loom__stat_add(LOOM__STAT_MEMORY_CACHE_HITS, 1);
         free(key);
-        return &e->k;
+        return e;
     }
 
     void *cubin;
@@ -232,54 +295,67 @@ const loom__kernel *loom__kernel_compile(const char *fn, const char *name, const
     e->hash = hash;
     e->key = key;
     e->key_len = len;
+    entry *victims = NULL, *v;
     pthread_mutex_lock(&lock);
     entry *existing = find(hash, key, len);
     int err = existing ? 0 : insert(e);
+    entry *found = existing ? existing : err ? NULL : e;
+    if (found && hold)
+        found->holds++;
+    while (!existing && !err && nentries > capacity && (v = take_lru_victim(e))) {
+        v->next = victims;
+        victims = v;
+    }
     pthread_mutex_unlock(&lock);
+    free_evicted(victims);
     if (existing || err) {
         entry_free(e);
         if (err)
             loom__error(LOOM_ERR_OOM, fn, "out of host memory");
-        return existing ? &existing->k : NULL;
     }
-    return &e->k;
+    return found;
 }
 
-const loom__kernel *loom__kernel_get(const char *fn, const char *name, const char *source,
-                                     const loom__header *headers, int nheaders,
-                                     const char *extra_options)
+const loom__kernel *loom__kernel_compile(const char *fn, const char *name, const char *source,
+                                         const loom__header *headers, int nheaders,
+                                         const char *extra_options, const char *arch)
 {
-    int dev;
-    if (loom__device_current(fn, &dev) != 0)
-        return NULL;
-    const loom__device_props *props = loom__device_props_get(fn, dev);
-    if (!props)
-        return NULL;
-    const loom__kernel *k =
-        loom__kernel_compile(fn, name, source, headers, nheaders, extra_options, props->arch);
-    if (!k)
-        return NULL;
-    entry *e = (entry *)k;
+    entry *e = lookup(fn, name, source, headers, nheaders, extra_options, arch, false);
+    return e ? &e->k : NULL;
+}
+
+const loom__kernel *loom__kernel_compile_held(const char *fn, const char *name,
+                                              const char *source, const loom__header *headers,
+                                              int nheaders, const char *extra_options,
+                                              const char *arch)
+{
+    entry *e = lookup(fn, name, source, headers, nheaders, extra_options, arch, true);
+    return e ? &e->k : NULL;
+}
+
+/* Loads e's library once (for every device of its architecture). */
+static int load(const char *fn, entry *e)
+{
     pthread_mutex_lock(&lock);
     bool loaded = e->library != NULL;
     pthread_mutex_unlock(&lock);
     if (loaded)
-        return k;
+        return 0;
 
     cudaLibrary_t lib;
     cudaKernel_t kernel;
-    if (loom__cuda_check(cudaLibraryLoadData(&lib, k->cubin, NULL, NULL, 0, NULL, NULL, 0), fn,
+    if (loom__cuda_check(cudaLibraryLoadData(&lib, e->k.cubin, NULL, NULL, 0, NULL, NULL, 0), fn,
                          "cudaLibraryLoadData") != 0)
-        return NULL;
-    cudaError_t ge = cudaLibraryGetKernel(&kernel, lib, name);
+        return -1;
+    cudaError_t ge = cudaLibraryGetKernel(&kernel, lib, e->k.name);
     if (ge != cudaSuccess) {
         cudaGetLastError();
         cudaLibraryUnload(lib);
         loom__error(LOOM_ERR_CUDA, fn,
                     "kernel %s is not in its compiled source (cudaLibraryGetKernel: %s); it "
                     "must be declared extern \"C\" __global__",
-                    name, cudaGetErrorString(ge));
-        return NULL;
+                    e->k.name, cudaGetErrorString(ge));
+        return -1;
     }
     pthread_mutex_lock(&lock);
     if (!e->library) {
@@ -290,7 +366,78 @@ const loom__kernel *loom__kernel_get(const char *fn, const char *name, const cha
     pthread_mutex_unlock(&lock);
     if (lib)
         cudaLibraryUnload(lib);
-    return k;
+    return 0;
+}
+
+static const loom__kernel *get(const char *fn, const char *name, const char *source,
+                               const loom__header *headers, int nheaders,
+                               const char *extra_options, bool hold)
+{
+    int dev;
+    if (loom__device_current(fn, &dev) != 0)
+        return NULL;
+    const loom__device_props *props = loom__device_props_get(fn, dev);
+    if (!props)
+        return NULL;
+    entry *e = lookup(fn, name, source, headers, nheaders, extra_options, props->arch, hold);
+    if (!e)
+        return NULL;
+    if (load(fn, e) != 0) {
+        if (hold)
+            loom__kernel_drop(&e->k);
+        return NULL;
+    }
+    return &e->k;
+}
+
+const loom__kernel *loom__kernel_get(const char *fn, const char *name, const char *source,
+                                     const loom__header *headers, int nheaders,
+                                     const char *extra_options)
+{
+    return get(fn, name, source, headers, nheaders, extra_options, false);
+}
+
+const loom__kernel *loom__kernel_get_held(const char *fn, const char *name, const char *source,
+                                          const loom__header *headers, int nheaders,
+                                          const char *extra_options)
+{
+    return get(fn, name, source, headers, nheaders, extra_options, true);
+}
+
+void loom__kernel_drop(const loom__kernel *k)
+{
+    if (!k)
+        return;
+    pthread_mutex_lock(&lock);
+    ((entry *)k)->holds--;
+    pthread_mutex_unlock(&lock);
+}
+
+void loom__kcache_trim(void)
+{
+    entry *victims = NULL, *v;
+    pthread_mutex_lock(&lock);
+    while ((v = take_lru_victim(NULL))) {
+        v->next = victims;
+        victims = v;
+    }
+    pthread_mutex_unlock(&lock);
+    free_evicted(victims);
+}
+
+void loom__kcache_set_capacity(size_t kernels)
+{
+    pthread_mutex_lock(&lock);
+    capacity = kernels ? kernels : LOOM__KCACHE_DEFAULT_CAPACITY;
+    pthread_mutex_unlock(&lock);
+}
+
+size_t loom__kcache_count(void)
+{
+    pthread_mutex_lock(&lock);
+    size_t n = nentries;
+    pthread_mutex_unlock(&lock);
+    return n;
 }
 
 int loom__kernel_launch(const char *fn, const loom__kernel *k, loom__dim3 grid, loom__dim3 block,

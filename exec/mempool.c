@@ -26,6 +26,11 @@ typedef struct pool {
 static pool pools[LOOM__MAX_DEVICES];
 static pthread_mutex_t pools_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(loom__reclaim_fn) reclaim_hook;
+/* Failure injection (tests): the device allocation that brings `injected_at` to 0 fails, and
+ * with `injected_persistent` its retry too. -1: off. */
+static atomic_long injected_at = -1;
+static atomic_bool injected_persistent;
+static atomic_long injected_fired;
 
 /* A stream other than the home stream that used the buffer, and its latest use. */
 typedef struct use {
@@ -38,6 +43,7 @@ typedef struct devbuf {
     loom_buffer base; /* first: graph/ sees only this */
     loom_stream *home;
     use *uses;
+    cudaEvent_t ready; /* recorded on home when another stream must wait for the value */
 } devbuf;
 
 static pthread_mutex_t uses_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -81,11 +87,14 @@ static void devbuf_free(loom_buffer *b)
         int prev;
         if (loom__device_push_quiet(b->device, &prev) == 0) {
             cudaStream_t home = loom__stream_handle(d->home);
+            /* Any thread may drop the last reference, while another captures the home stream. */
+            loom__capture_lock();
             for (use *u = d->uses; u; u = u->next)
                 cudaStreamWaitEvent(home, u->event, 0);
             /* Fails only while the process tears CUDA down, when the memory goes anyway. */
             if (cudaFreeAsync(b->ptr, home) != cudaSuccess)
                 cudaGetLastError();
+            loom__capture_unlock();
             loom__device_pop(prev);
         }
         atomic_fetch_sub(&pools[b->device].used, b->bytes);
@@ -96,20 +105,62 @@ static void devbuf_free(loom_buffer *b)
         loom__stream_release(u->stream);
         free(u);
     }
+    if (d->ready)
+        cudaEventDestroy(d->ready);
     loom__stream_release(d->home);
     loom__check_release(b->check);
     free(d);
 }
 
-static int oom(const char *fn, size_t bytes, int device, const char *why)
+static int oom(const char *fn, const char *what, size_t bytes, int device, const char *why)
 {
     loom__error(LOOM_ERR_OOM, fn,
-                "out of memory allocating %zu bytes on device %d (%s; %zu bytes in use by Loom)",
-                bytes, device, why, atomic_load(&pools[device].used));
+                "out of memory allocating %zu bytes%s%s on device %d (%s; %zu bytes in use by "
+                "Loom)",
+                bytes, what ? " for " : "", what ? what : "", device, why,
+                atomic_load(&pools[device].used));
     return LOOM_ERR_OOM;
 }
 
-static int device_alloc(const char *fn, devbuf *d)
+/* Whether the injection makes this attempt fail (retry: the attempt after reclaiming). */
+static bool injected_failure(bool retry)
+{
+    if (retry) {
+        long fired = -2;
+        return atomic_load(&injected_persistent) &&
+               atomic_compare_exchange_strong(&injected_at, &fired, -1);
+    }
+    long at = atomic_load(&injected_at);
+    while (at >= 0 && !atomic_compare_exchange_weak(&injected_at, &at, at - 1)) {
+    }
+    if (at != 0)
+        return false;
+    atomic_store(&injected_at, -2); /* fired: only its retry may fail now */
+    atomic_fetch_add(&injected_fired, 1);
+    return true;
+}
+
+static cudaError_t pool_alloc(void **ptr, size_t bytes, cudaMemPool_t h, cudaStream_t stream,
+                              bool retry)
+{
+    if (injected_failure(retry))
+        return cudaErrorMemoryAllocation;
+    return cudaMallocFromPoolAsync(ptr, bytes, h, stream);
+}
+
+void loom__mempool_inject_failure(long nth, bool persistent)
+{
+    atomic_store(&injected_persistent, persistent);
+    atomic_store(&injected_fired, 0);
+    atomic_store(&injected_at, nth < 0 ? -1 : nth);
+}
+
+long loom__mempool_injected_failures(void)
+{
+    return atomic_load(&injected_fired);
+}
+
+static int device_alloc(const char *fn, const char *what, devbuf *d)
 {
     size_t bytes = d->base.bytes;
     int device = d->base.device;
@@ -121,7 +172,7 @@ static int device_alloc(const char *fn, devbuf *d)
         atomic_fetch_sub(&p->used, bytes);
         char why[96];
         snprintf(why, sizeof why, "the memory pool limit is %zu bytes", limit);
-        return oom(fn, bytes, device, why);
+        return oom(fn, what, bytes, device, why);
     }
     int prev, err;
     cudaMemPool_t h = get_pool(fn, device);
@@ -130,25 +181,25 @@ static int device_alloc(const char *fn, devbuf *d)
         return loom_last_error_code();
     }
     cudaStream_t stream = loom__stream_handle(d->home);
-    cudaError_t e = cudaMallocFromPoolAsync(&d->base.ptr, bytes, h, stream);
+    cudaError_t e = pool_alloc(&d->base.ptr, bytes, h, stream, false);
     if (e == cudaErrorMemoryAllocation) {
         cudaGetLastError();
         LOOM__LOG("out of memory allocating %zu bytes on device %d: reclaiming, trimming the pool "
                   "and retrying", bytes, device);
         loom__reclaim_fn reclaim = atomic_load(&reclaim_hook);
         if (reclaim)
-            reclaim(device, bytes);
+            reclaim(device);
         /* Memory freed on any stream returns to the pool only once the free is seen complete. */
         e = cudaDeviceSynchronize();
         if (e == cudaSuccess) {
             cudaMemPoolTrimTo(h, 0);
-            e = cudaMallocFromPoolAsync(&d->base.ptr, bytes, h, stream);
+            e = pool_alloc(&d->base.ptr, bytes, h, stream, true);
         }
     }
     loom__device_pop(prev);
     if (e == cudaErrorMemoryAllocation) {
         cudaGetLastError();
-        err = oom(fn, bytes, device, "the device has no more free memory");
+        err = oom(fn, what, bytes, device, "the device has no more free memory");
     } else {
         err = loom__cuda_check(e, fn, "cudaMallocFromPoolAsync");
     }
@@ -162,6 +213,12 @@ static int device_alloc(const char *fn, devbuf *d)
 }
 
 loom_buffer *loom__buffer_alloc(const char *fn, size_t bytes, int device, loom_stream *stream)
+{
+    return loom__buffer_alloc_for(fn, NULL, bytes, device, stream);
+}
+
+loom_buffer *loom__buffer_alloc_for(const char *fn, const char *what, size_t bytes, int device,
+                                    loom_stream *stream)
 {
     if (loom__device_check(fn, device) != 0)
         return NULL;
@@ -182,7 +239,7 @@ loom_buffer *loom__buffer_alloc(const char *fn, size_t bytes, int device, loom_s
     d->base.bytes = bytes;
     d->base.device = device;
     d->home = loom__stream_retain(stream);
-    if (bytes && device_alloc(fn, d) != 0) {
+    if (bytes && device_alloc(fn, what, d) != 0) {
         loom__stream_release(d->home);
         free(d);
         return NULL;
@@ -257,6 +314,33 @@ int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s)
     if (!err)
         err = loom__cuda_check(cudaEventRecord(u->event, loom__stream_handle(s)), fn,
                                "cudaEventRecord");
+    pthread_mutex_unlock(&uses_lock);
+    loom__device_pop(prev);
+    return err;
+}
+
+int loom__buffer_wait(const char *fn, loom_buffer *b, loom_stream *s)
+{
+    devbuf *d = allocation(b);
+    if (!b->ptr || s->handle == d->home->handle)
+        return 0;
+    int prev, err = loom__device_push(fn, b->device, &prev);
+    if (err)
+        return err;
+    pthread_mutex_lock(&uses_lock); /* one ready event per buffer, shared by its waiters */
+    if (!d->ready)
+        err = loom__cuda_check(cudaEventCreateWithFlags(&d->ready, cudaEventDisableTiming), fn,
+                               "cudaEventCreateWithFlags");
+    if (!err) {
+        loom__capture_lock();
+        err = loom__cuda_check(cudaEventRecord(d->ready, loom__stream_handle(d->home)), fn,
+                               "cudaEventRecord");
+        loom__capture_unlock();
+    }
+    /* The wait takes the event as last recorded: a later record cannot move it. */
+    if (!err)
+        err = loom__cuda_check(cudaStreamWaitEvent(loom__stream_handle(s), d->ready, 0), fn,
+                               "cudaStreamWaitEvent");
     pthread_mutex_unlock(&uses_lock);
     loom__device_pop(prev);
     return err;

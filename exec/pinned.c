@@ -105,6 +105,34 @@ static block *take_idle(bool only_ready, size_t keep)
     return taken;
 }
 
+/* Makes b's ready event mark the completion of the work queued on s so far (or waits for s
+ * when no event can be had). b is in use by the caller, so nobody else touches it: this runs
+ * without the pool's lock, which must never be held across a wait for a stream. */
+static void mark_ready_after(block *b, loom_stream *s)
+{
+    int prev;
+    /* An event records only on a stream of the device it was created on. */
+    if (b->ready && b->event_device != s->device) {
+        cudaEventDestroy(b->ready);
+        b->ready = NULL;
+    }
+    if (loom__device_push_quiet(s->device, &prev) == 0) {
+        if (!b->ready &&
+            cudaEventCreateWithFlags(&b->ready, cudaEventDisableTiming) != cudaSuccess)
+            b->ready = NULL;
+        b->event_device = s->device;
+        if (b->ready && cudaEventRecord(b->ready, loom__stream_handle(s)) != cudaSuccess) {
+            cudaGetLastError();
+            cudaEventDestroy(b->ready);
+            b->ready = NULL;
+        }
+        loom__device_pop(prev);
+    }
+    /* Without an event the buffer must not be reused while the copy runs. */
+    if (!b->ready && cudaStreamSynchronize(loom__stream_handle(s)) != cudaSuccess)
+        cudaGetLastError();
+}
+
 void loom__pinned_release(void *p, loom_stream *s)
 {
     if (!p)
@@ -113,32 +141,14 @@ void loom__pinned_release(void *p, loom_stream *s)
     block *b = blocks;
     while (b && b->ptr != p)
         b = b->next;
-    if (b) {
-        if (s) {
-            int prev;
-            /* An event records only on a stream of the device it was created on. */
-            if (b->ready && b->event_device != s->device) {
-                cudaEventDestroy(b->ready);
-                b->ready = NULL;
-            }
-            if (loom__device_push_quiet(s->device, &prev) == 0) {
-                if (!b->ready && cudaEventCreateWithFlags(&b->ready, cudaEventDisableTiming) !=
-                                     cudaSuccess)
-                    b->ready = NULL;
-                b->event_device = s->device;
-                if (b->ready && cudaEventRecord(b->ready, loom__stream_handle(s)) != cudaSuccess) {
-                    /* Without an event the buffer must not be reused while the copy runs. */
-                    cudaStreamSynchronize(loom__stream_handle(s));
-                    cudaGetLastError();
-                }
-                loom__device_pop(prev);
-            }
-            if (!b->ready)
-                cudaStreamSynchronize(loom__stream_handle(s));
-        }
-        b->in_use = false;
-        idle_bytes += b->cap;
-    }
+    pthread_mutex_unlock(&lock);
+    if (!b)
+        return;
+    if (s)
+        mark_ready_after(b, s);
+    pthread_mutex_lock(&lock);
+    b->in_use = false;
+    idle_bytes += b->cap;
     block *excess = take_idle(true, PINNED_CACHE_CAP);
     pthread_mutex_unlock(&lock);
     while (excess) {

@@ -43,6 +43,8 @@ static int nentries;
 static void entry_free(loom__cached_plan *e)
 {
     loom__replay_free(e->replay);
+    for (int i = 0; e->runs && i < e->plan->nsteps; i++)
+        loom__kernel_drop(e->runs[i].kernel);
     free(e->runs);
     loom__plan_free(e->plan);
     free(e->key);
@@ -59,6 +61,22 @@ void loom__plan_cache_clear(void)
         }
     }
     nentries = 0;
+}
+
+void loom__plan_cache_clear_except(const loom__cached_plan *keep)
+{
+    for (int b = 0; b < BUCKETS; b++) {
+        for (loom__cached_plan **pp = &buckets[b]; *pp;) {
+            loom__cached_plan *e = *pp;
+            if (e == keep) {
+                pp = &e->next;
+                continue;
+            }
+            *pp = e->next;
+            entry_free(e);
+            nentries--;
+        }
+    }
 }
 
 const loom_plan *loom__cached_plan_plan(const loom__cached_plan *e)

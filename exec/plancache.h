@@ -20,5 +20,7 @@ int loom__plan_cache_run(const char *fn, loom__cached_plan *e, void **addr, loom
                          const loom__device_props *props);
 /* Drops every cached plan (and its CUDA Graph). */
 void loom__plan_cache_clear(void);
+/* Drops every cached plan but keep (NULL: all), releasing their CUDA Graphs and kernels. */
+void loom__plan_cache_clear_except(const loom__cached_plan *keep);
 
 #endif

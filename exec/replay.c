@@ -157,9 +157,12 @@ static cudaError_t capture(const char *fn, const segment *sg, const loom_plan *p
 {
     *rc = LOOM_OK;
     *nnodes = 0;
+    loom__capture_lock();
     cudaError_t err = cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal);
-    if (err != cudaSuccess)
+    if (err != cudaSuccess) {
+        loom__capture_unlock();
         return err;
+    }
     for (int i = sg->first; i < sg->end && err == cudaSuccess && *rc == LOOM_OK; i++) {
         const loom_step *s = &p->steps[i];
         if (!loom__step_has_work(s))
@@ -179,6 +182,7 @@ static cudaError_t capture(const char *fn, const segment *sg, const loom_plan *p
         }
     }
     cudaError_t end = cudaStreamEndCapture(st, graph);
+    loom__capture_unlock();
     return err != cudaSuccess ? err : end;
 }
 

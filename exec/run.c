@@ -10,6 +10,35 @@
 /* Evaluation rewrites nodes (they take buffers and drop their inputs), so evaluations are
  * serialised; graph building stays lock-free. */
 static pthread_mutex_t eval_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Set while this thread holds eval_lock: nodes recorded by planning never force an evaluation
+ * (it would wait for the lock this thread holds). */
+static _Thread_local bool evaluating;
+/* The plan being run (under eval_lock), which reclaiming must keep. */
+static loom__cached_plan *running;
+
+/* An allocation ran out of device memory: free what the caches hold there before it trims
+ * the pool and retries. Cached plans belong to the evaluation lock, so only an allocation made
+ * by the evaluating thread drops them (all but the running one); kernels no plan holds go
+ * whichever thread allocates. */
+static void reclaim(int device)
+{
+    (void)device; /* plans and kernels are process-wide */
+    if (evaluating)
+        loom__plan_cache_clear_except(running);
+    loom__kcache_trim();
+}
+
+/* What a buffer of a is for, in out-of-memory messages: "an input (shape (3,4), float32)" or
+ * "the result of add (shape (3,4), float32)". */
+static const char *describe(char *buf, size_t n, const loom_array *a, bool result)
+{
+    char shape[256];
+    snprintf(buf, n, "%s%s (shape %s, %s)", result ? "the result of " : "an input",
+             result ? loom__ops[a->op].name : "",
+             loom__fmt_shape(shape, sizeof shape, a->ndim, a->shape),
+             loom_dtype_name((loom_dtype)a->dtype));
+    return buf;
+}
 
 static int upload_host_leaves(const char *fn, const loom_walk *w, int device, loom_stream *s)
 {
@@ -18,7 +47,9 @@ static int upload_host_leaves(const char *fn, const loom_walk *w, int device, lo
         if (a->op != LOOM_OP_HOST || a->buffer)
             continue;
         size_t bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
-        loom_buffer *b = loom__buffer_alloc(fn, bytes, device, s);
+        char what[400];
+        loom_buffer *b = loom__buffer_alloc_for(fn, describe(what, sizeof what, a, false),
+                                                bytes, device, s);
         if (!b)
             return loom_last_error_code();
         int rc = bytes ? loom__copy_to_device(fn, b->ptr, a->host_data, bytes, s) : LOOM_OK;
@@ -59,6 +90,38 @@ static int eval_locked(const char *fn, loom_array *const *arrays, int n)
     return rc;
 }
 
+/* Inputs computed on another stream (another thread's, or this thread's before it changed its
+ * current stream) must be written before this plan reads them: s waits for each one's home
+ * stream, outside any capture. When everything stays on one stream this only compares
+ * handles: no event is recorded. */
+static int order_inputs(const char *fn, const loom_plan *p, loom_stream *s)
+{
+    for (int b = 0; b < p->nbuffers; b++) {
+        const loom_plan_buffer *pb = &p->buffers[b];
+        int rc = pb->role == LOOM_BUF_INPUT && pb->node->buffer
+                     ? loom__buffer_wait(fn, pb->node->buffer, s)
+                     : LOOM_OK;
+        if (rc)
+            return rc;
+    }
+    return LOOM_OK;
+}
+
+/* The plan's reads of inputs that live on other streams, so that their stream-ordered frees
+ * (on their home streams) wait for them. */
+static int record_input_uses(const char *fn, const loom_plan *p, loom_stream *s)
+{
+    int rc = LOOM_OK;
+    for (int b = 0; b < p->nbuffers; b++) {
+        const loom_plan_buffer *pb = &p->buffers[b];
+        if (pb->role == LOOM_BUF_INPUT && pb->node->buffer) {
+            int r = loom__buffer_record_use(fn, pb->node->buffer, s);
+            rc = rc ? rc : r;
+        }
+    }
+    return rc;
+}
+
 static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int device)
 {
     int rc;
@@ -83,6 +146,7 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         goto done;
     }
     p = loom__cached_plan_plan(e);
+    running = e;
     fresh = calloc((size_t)p->nbuffers + 1, sizeof *fresh);
     addr = calloc((size_t)p->nbuffers + 1, sizeof *addr);
     if (!fresh || !addr) {
@@ -90,7 +154,9 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         rc = LOOM_ERR_OOM;
         goto done;
     }
-    if (p->arena_bytes && !(arena = loom__buffer_alloc(fn, p->arena_bytes, device, s))) {
+    char what[400];
+    if (p->arena_bytes && !(arena = loom__buffer_alloc_for(fn, "the plan's temporaries",
+                                                           p->arena_bytes, device, s))) {
         rc = loom_last_error_code();
         goto done;
     }
@@ -116,14 +182,22 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         } else if (pb->role == LOOM_BUF_TEMP) {
             /* no arena when every temporary is empty (a scan of a 0-size array) */
             addr[b] = arena ? (char *)arena->ptr + pb->arena_offset : NULL;
-        } else if (!(fresh[b] = loom__buffer_alloc(fn, pb->bytes, device, s))) {
+        } else if (!(fresh[b] = loom__buffer_alloc_for(
+                         fn, describe(what, sizeof what, pb->node, true), pb->bytes,
+                         device, s))) {
             rc = loom_last_error_code();
             goto done;
         } else {
             addr[b] = fresh[b]->ptr;
         }
     }
-    rc = loom__plan_cache_run(fn, e, addr, s, props);
+    rc = order_inputs(fn, p, s);
+    if (rc == LOOM_OK)
+        rc = loom__plan_cache_run(fn, e, addr, s, props);
+    /* Before the inputs can be dropped below: their frees must wait for this plan's reads. */
+    int used = record_input_uses(fn, p, s);
+    if (rc == LOOM_OK)
+        rc = used;
     if (rc == LOOM_OK)
         rc = loom__check_make(fn, p, addr, status, &check);
     for (int b = 0; rc == LOOM_OK && b < p->nbuffers; b++) {
@@ -143,6 +217,7 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         }
     }
 done:
+    running = NULL;
     if (fresh)
         for (int b = 0; b < p->nbuffers; b++)
             loom__buffer_release(fresh[b]);
@@ -162,13 +237,29 @@ static int eval_arrays(const char *fn, loom_array *const *arrays, int n)
         return rc;
     bool pending = false;
     for (int i = 0; i < n && !pending; i++)
-        pending = !arrays[i]->buffer;
+        pending = !loom__node_buffer(arrays[i]);
     if (!pending)
         return LOOM_OK;
+    loom__mempool_set_reclaim(reclaim);
     pthread_mutex_lock(&eval_lock);
+    evaluating = true;
     rc = eval_locked(fn, arrays, n);
+    evaluating = false;
     pthread_mutex_unlock(&eval_lock);
     return rc;
+}
+
+void loom__eval_forced(loom_array *n, loom_eval_reason why)
+{
+    if (evaluating)
+        return;
+    loom__stat_forced_eval(why);
+    loom__saved_error saved;
+    loom__error_save(&saved);
+    if (eval_arrays("loom_eval", &n, 1) != LOOM_OK)
+        LOOM__LOG("forced eval (%s) failed, the array stays pending: %s",
+                  loom_eval_reason_name(why), loom_last_error());
+    loom__error_restore(&saved);
 }
 
 int loom_eval(loom_array *a)
@@ -184,20 +275,22 @@ int loom_eval_many(loom_array *const *arrays, int n)
 /* Brings a's value to dst (exactly nbytes). */
 static int read_back(const char *fn, loom_array *a, void *dst, size_t nbytes)
 {
-    if (!a->buffer)
+    if (!loom__node_buffer(a))
         loom__stat_forced_eval(LOOM_EVAL_HOST_READ);
     int rc = eval_arrays(fn, &a, 1);
     if (rc)
         return rc;
-    if (nbytes == 0) {
-        loom_stream *s = loom__stream_current(fn, a->buffer->device);
-        return s ? loom__check_read(fn, a->buffer, s) : loom_last_error_code();
-    }
-    loom_stream *s = loom__stream_current(fn, a->buffer->device);
+    loom_buffer *b = loom__node_buffer(a);
+    loom_stream *s = loom__stream_current(fn, b->device);
     if (!s)
         return loom_last_error_code();
-    rc = loom__copy_to_host(fn, dst, a->buffer->ptr, nbytes, s);
-    return rc ? rc : loom__check_read(fn, a->buffer, s);
+    /* The copy synchronizes s, so the read needs no recorded use; it must only wait for the
+     * stream that computed a, when that is not s. */
+    if ((rc = loom__buffer_wait(fn, b, s)) != LOOM_OK)
+        return rc;
+    if (nbytes && (rc = loom__copy_to_host(fn, dst, b->ptr, nbytes, s)) != LOOM_OK)
+        return rc;
+    return loom__check_read(fn, b, s);
 }
 
 int loom_get(loom_array *a, void *dst, size_t dst_bytes)

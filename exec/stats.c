@@ -3,16 +3,15 @@
 
 #include <string.h>
 
-_Static_assert(LOOM_EVAL_NUM_REASONS == 8, "loom_stats.forced_evals_by_reason has 8 entries");
 
 static atomic_uint_least64_t counters[LOOM__STAT_COUNT];
 static atomic_uint_least64_t forced[LOOM_EVAL_NUM_REASONS];
 
 static const char *const reason_names[LOOM_EVAL_NUM_REASONS] = {
-    [LOOM_EVAL_HOST_READ] = "host_read",         [LOOM_EVAL_DEPTH_LIMIT] = "depth_limit",
-    [LOOM_EVAL_NODE_LIMIT] = "node_limit",       [LOOM_EVAL_OUT_OF_MEMORY] = "out_of_memory",
-    [LOOM_EVAL_LIBRARY_CALL] = "library_call",   [LOOM_EVAL_CROSS_DEVICE] = "cross_device",
-    [LOOM_EVAL_SYNC_POINT] = "sync_point",       [LOOM_EVAL_OTHER] = "other",
+    [LOOM_EVAL_HOST_READ] = "host_read",
+    [LOOM_EVAL_DEPTH_LIMIT] = "depth_limit",
+    [LOOM_EVAL_NODE_LIMIT] = "node_limit",
+    [LOOM_EVAL_MEMORY_PRESSURE] = "memory_pressure",
 };
 
 void loom__stat_add(loom__stat which, uint64_t n)
@@ -23,7 +22,7 @@ void loom__stat_add(loom__stat which, uint64_t n)
 void loom__stat_forced_eval(loom_eval_reason reason)
 {
     if ((unsigned)reason >= LOOM_EVAL_NUM_REASONS)
-        reason = LOOM_EVAL_OTHER;
+        return;
     atomic_fetch_add_explicit(&forced[reason], 1, memory_order_relaxed);
     LOOM__LOG("forced eval (%s)", reason_names[reason]);
 }

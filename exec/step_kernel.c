@@ -8,7 +8,7 @@ int loom__kernel_step_prepare(const char *fn, const loom_step *s, loom__step_sta
         return LOOM_OK;
     int nh;
     const loom__header *h = loom__device_headers(&nh);
-    r->kernel = loom__kernel_get(fn, k->name, k->source, h, nh, NULL);
+    r->kernel = loom__kernel_get_held(fn, k->name, k->source, h, nh, NULL);
     return r->kernel ? LOOM_OK : loom_last_error_code();
 }
 
@@ -16,7 +16,8 @@ dim3 loom__kernel_grid(const loom_kernel *k, const loom__device_props *props)
 {
     if (k->grid[0])
         return (dim3){k->grid[0], k->grid[1], k->grid[2]};
-    int64_t blocks = (k->work + k->block - 1) / k->block;
+    /* work may be near INT64_MAX (a generator of 2^62 bools): round up without adding */
+    int64_t blocks = k->work / k->block + (k->work % k->block != 0);
     int64_t cap = (int64_t)props->sm_count * (props->max_threads_per_sm / k->block) * 4;
     if (blocks > cap)
         blocks = cap;

@@ -21,7 +21,8 @@ bool loom__step_capturable(const loom_step *s);
 
 /* ---- kernels (exec/step_kernel.c) ---- */
 
-/* Compiles and loads a kernel step with work through the kernel caches. */
+/* Compiles and loads a kernel step with work through the kernel caches, holding the kernel in
+ * the in-memory cache (the cached plan drops it when it goes). */
 int loom__kernel_step_prepare(const char *fn, const loom_step *s, loom__step_state *r);
 /* The grid kernel k launches with on a device with props. */
 dim3 loom__kernel_grid(const loom_kernel *k, const loom__device_props *props);

@@ -15,6 +15,23 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+/* Held from the beginning to the end of every CUDA Graph capture (exec/replay.c), and by
+ * anything that queues work on a stream it did not just take from the calling thread's own
+ * evaluation (a buffer's free or readiness event on its home stream, which another thread may
+ * be capturing): work queued on a capturing stream would join that thread's graph instead of
+ * running. Captures are short and never free buffers, so nothing waits long or nests. */
+static pthread_mutex_t capture_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void loom__capture_lock(void)
+{
+    pthread_mutex_lock(&capture_lock);
+}
+
+void loom__capture_unlock(void)
+{
+    pthread_mutex_unlock(&capture_lock);
+}
+
 /* Both hold one reference per non-NULL entry. current[d] NULL means "the default". */
 static _Thread_local loom_stream *tls_current[LOOM__MAX_DEVICES];
 static _Thread_local loom_stream *tls_default[LOOM__MAX_DEVICES];
@@ -89,6 +106,17 @@ static loom_stream *stream_new(const char *fn, int device, loom__stream_kind kin
     return s;
 }
 
+/* Makes thread_exit run when this thread exits: needed as soon as a slot holds a reference. */
+static void register_thread_exit(void)
+{
+    if (tls_registered)
+        return;
+    pthread_once(&exit_key_once, make_exit_key);
+    /* Any non-NULL value makes the destructor run at thread exit. */
+    pthread_setspecific(exit_key, &tls_registered);
+    tls_registered = true;
+}
+
 loom_stream *loom__stream_current(const char *fn, int device)
 {
     if (loom__device_check(fn, device) != 0)
@@ -96,12 +124,7 @@ loom_stream *loom__stream_current(const char *fn, int device)
     if (tls_current[device])
         return tls_current[device];
     if (!tls_default[device]) {
-        if (!tls_registered) {
-            pthread_once(&exit_key_once, make_exit_key);
-            /* Any non-NULL value makes the destructor run at thread exit. */
-            pthread_setspecific(exit_key, &tls_registered);
-            tls_registered = true;
-        }
+        register_thread_exit();
         tls_default[device] = stream_new(fn, device, LOOM__STREAM_DEFAULT, NULL);
     }
     return tls_default[device];
@@ -153,6 +176,8 @@ int loom_stream_set_current(loom_stream *s)
             return err;
     }
     loom_stream *old = tls_current[dev];
+    if (s && s != tls_default[dev])
+        register_thread_exit(); /* a thread that only sets a stream must still drop it */
     tls_current[dev] = s && s != tls_default[dev] ? loom__stream_retain(s) : NULL;
     loom__stream_release(old);
     return 0;

@@ -27,6 +27,7 @@ typedef enum { K_COMPUTED = 0, K_LOAD, K_PARAM, K_GEN, K_RB } leaf_kind;
 typedef enum { MODE_FULL, MODE_PARTIAL, MODE_COMBINE } red_mode;
 
 typedef struct rctx {
+    const char *fn; /* the public function evaluating, for errors */
     const loom_walk *w;
     const loom_plan *plan;
     int group;
@@ -708,6 +709,13 @@ static int build_kernel(rctx *c, const geometry *g, const int *roots, int nroots
     int64_t nblocks = c->column && !g->persistent
                           ? column_blocks(c)
                           : (c->K + outs_per_block - 1) / outs_per_block;
+    if (nblocks > INT32_MAX) { /* blockIdx.x indexes outputs: the grid holds 2^31 - 1 blocks */
+        loom__error(LOOM_ERR_UNSUPPORTED, c->fn,
+                    "a reduction to %lld values needs %lld thread blocks, more than one kernel "
+                    "launches (2147483647)",
+                    (long long)c->K, (long long)nblocks);
+        return -1;
+    }
     k->grid[0] = (unsigned)nblocks;
     k->grid[1] = g->mode == MODE_PARTIAL ? (unsigned)g->nchunk : 1;
     k->grid[2] = 1;
@@ -743,7 +751,7 @@ static int pow2_at_least(int64_t n, int lo, int hi)
 int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan_builder *b,
                             const int *roots, int nroots, bool persistent)
 {
-    rctx c = {.w = w, .plan = b->plan, .group = w->v[roots[0]].group};
+    rctx c = {.fn = fn, .w = w, .plan = b->plan, .group = w->v[roots[0]].group};
     const loom_array *first = w->v[roots[0]].node;
     c.dom = first->inputs[0];
     c.mask = (uint32_t)first->param.reduce.axes;

@@ -167,8 +167,9 @@ static int add_buffer(loom_plan *p, loom_array *node, int walk_index, loom_buffe
 }
 
 /* Arena offsets from liveness: a temporary may reuse bytes whose last reader ran before its
- * producer, so the same plan always gets the same layout. */
-static void plan_arena(loom_plan *p)
+ * producer, so the same plan always gets the same layout. Every node's byte count fits int64
+ * (record time checks it), but temporaries alive together can still pass the address space. */
+static int plan_arena(const char *fn, loom_plan *p)
 {
     const size_t align = 256;
     size_t total = 0;
@@ -176,7 +177,7 @@ static void plan_arena(loom_plan *p)
         loom_plan_buffer *b = &p->buffers[i];
         if (b->role != LOOM_BUF_TEMP)
             continue;
-        size_t size = (b->bytes + align - 1) / align * align, off = 0;
+        size_t size = (b->bytes + align - 1) / align * align, off = 0, end = size;
         for (bool moved = true; moved;) {
             moved = false;
             for (int j = 0; j < i; j++) {
@@ -185,17 +186,25 @@ static void plan_arena(loom_plan *p)
                     b->last_use < o->producer)
                     continue;
                 size_t osize = (o->bytes + align - 1) / align * align;
-                if (off < o->arena_offset + osize && o->arena_offset < off + size) {
+                if (off < o->arena_offset + osize && o->arena_offset < end) {
                     off = o->arena_offset + osize;
                     moved = true;
+                    if (!loom__size_add(off, size, &end)) {
+                        loom__error(LOOM_ERR_OOM, fn,
+                                    "out of memory: the plan's temporaries alive at once need "
+                                    "more than %zu bytes",
+                                    SIZE_MAX);
+                        return -1;
+                    }
                 }
             }
         }
         b->arena_offset = off;
-        if (off + size > total)
-            total = off + size;
+        if (end > total)
+            total = end;
     }
     p->arena_bytes = total;
+    return 0;
 }
 
 void loom__plan_free(loom_plan *p)
@@ -396,7 +405,8 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
             }
         }
     }
-    plan_arena(p);
+    if (plan_arena(fn, p))
+        goto done;
 
     for (int r = 0; r < w.nroots; r++)
         p->outputs[r] = w.v[loom__walk_at(&w, w.roots[r])].buffer;

@@ -4,9 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define LOOM_ERROR_CAP 4096
 
-static _Thread_local char error_msg[LOOM_ERROR_CAP];
+static _Thread_local char error_msg[LOOM__ERROR_CAP];
 static _Thread_local int error_code = LOOM_OK;
 static _Thread_local uint64_t error_count;
 
@@ -31,6 +30,20 @@ uint64_t loom__error_mark(void)
 bool loom__error_since(uint64_t mark)
 {
     return error_count != mark;
+}
+
+void loom__error_save(loom__saved_error *e)
+{
+    memcpy(e->msg, error_msg, sizeof e->msg);
+    e->code = error_code;
+    e->count = error_count;
+}
+
+void loom__error_restore(const loom__saved_error *e)
+{
+    memcpy(error_msg, e->msg, sizeof error_msg);
+    error_code = e->code;
+    error_count = e->count;
 }
 
 const char *loom_last_error(void)

@@ -139,6 +139,11 @@ struct loom_array {
     void *host_data;    /* HOST: malloc'd copy of the user's data (freed once uploaded) */
     loom_buffer *buffer;/* the computed value on the device, once materialised */
     int device;         /* the device the array belongs to */
+    /* The pending graph behind the node, for forced evaluation (graph/force.c): the longest
+     * chain of nodes not yet computed, their number and the device bytes they read, the last
+     * two counted as a tree (upper bounds). 0 once computed. */
+    int64_t depth, pending;
+    uint64_t pinned;
     int64_t dims[];     /* storage for shape[ndim] and strides[ndim], then inputs */
 };
 
@@ -156,6 +161,16 @@ void loom__error(int code, const char *fn, const char *fmt, ...)
  * so never decide from it whether a failure still needs its own message. */
 uint64_t loom__error_mark(void);
 bool loom__error_since(uint64_t mark);
+/* The thread's last error, kept aside while a call runs work whose failure is not its own
+ * (a forced evaluation at record time). */
+#define LOOM__ERROR_CAP 4096
+typedef struct loom__saved_error {
+    char msg[LOOM__ERROR_CAP];
+    int code;
+    uint64_t count;
+} loom__saved_error;
+void loom__error_save(loom__saved_error *e);
+void loom__error_restore(const loom__saved_error *e);
 /* Formats a shape NumPy-style, "(3,4)" or "(5,)" or "()"; returns buf. */
 char *loom__fmt_shape(char *buf, size_t n, int ndim, const int64_t *shape);
 
@@ -183,6 +198,12 @@ loom_array *loom__node_finish_unscoped(loom_array *n);
 /* Called by exec/ when a node's value is in buf: the node keeps buf (one reference moves
  * in) and drops its inputs and host copy, so evaluated graphs free their history. */
 void loom__node_set_buffer(loom_array *n, loom_buffer *buf);
+/* a's buffer, read without the evaluation lock (another thread's evaluation may be setting
+ * it): once seen, the buffer and everything it points to are complete. */
+static inline loom_buffer *loom__node_buffer(const loom_array *a)
+{
+    return __atomic_load_n(&a->buffer, __ATOMIC_ACQUIRE);
+}
 /* Hands an existing reference to the current scope, as loom__node_finish does. Returns a. */
 loom_array *loom__adopt(loom_array *a);
 /* Checks a list of arrays passed to a call that runs work (loom_eval, loom_get, DOT dumps):
@@ -194,6 +215,29 @@ int loom__check_array_list(const char *fn, loom_array *const *arrays, int n);
 int loom__check_input_list(const char *fn, loom_array *const *arrays, int n);
 /* Follows VIEW nodes to the array they index (a non-view). */
 loom_array *loom__view_base(loom_array *a);
+
+/* ---- forced evaluation (graph/force.c) ---- */
+
+/* Measures n's pending graph from its inputs (depth, pending, pinned) and, when a computed n
+ * passes a limit, evaluates it at once through loom__eval_forced. loom__node_finish calls it. */
+void loom__force_check(loom_array *n);
+void loom__force_measure(loom_array *n);
+/* Why n must be evaluated now, from its measures and the limits; LOOM_EVAL_NUM_REASONS when it
+ * need not (n computed already, a leaf, a generator or a view, or within every limit). */
+loom_eval_reason loom__force_reason(const loom_array *n);
+/* Marks n as a cut: its measures go to 0 (after its forced evaluation, done or failed). */
+void loom__force_reset(loom_array *n);
+/* The limits: 0 restores a default (depth 256, 16384 nodes, no byte limit until a device
+ * sets one); for tests. LOOM_MAX_DEPTH, LOOM_MAX_PENDING_NODES and LOOM_MAX_PENDING_BYTES
+ * set them at start. */
+void loom__force_set_limits(int64_t depth, int64_t pending, uint64_t pinned_bytes);
+/* Lowers the byte limit to bytes unless LOOM_MAX_PENDING_BYTES set it (exec/ passes half of
+ * each device's memory as it first sees the device). */
+void loom__force_default_pinned_limit(uint64_t bytes);
+/* Implemented by exec/: counts and logs the forced evaluation of n, and evaluates n with the
+ * thread's last error left as it was (a failure is logged; the array stays pending, and the
+ * same failure is reported when its value is asked for). Does nothing inside an evaluation. */
+void loom__eval_forced(loom_array *n, loom_eval_reason why);
 
 /* ---- views and broadcasting (graph/view_core.c) ---- */
 
@@ -273,6 +317,18 @@ bool loom__is_complex(loom_dtype dt);
  * may exceed the op's arity: MAXIMUM with 3 inputs is NumPy's clip, whose loops are maximum's. */
 int loom__resolve_ufunc(const char *fn, loom_op op, int nin, loom_array *const *in,
                         loom_dtype *loop_dtype, loom_dtype *out_dtype);
+
+/* ---- checked size arithmetic ---- */
+
+/* a + b and a * b into *out; false (and *out unspecified) when the result passes SIZE_MAX. */
+static inline bool loom__size_add(size_t a, size_t b, size_t *out)
+{
+    return !__builtin_add_overflow(a, b, out);
+}
+static inline bool loom__size_mul(size_t a, size_t b, size_t *out)
+{
+    return !__builtin_mul_overflow(a, b, out);
+}
 
 /* ---- hashing (graph/hash.c) ---- */
 

@@ -283,6 +283,7 @@ loom_array *loom__node_finish_unscoped(loom_array *n)
     for (size_t i = 0; param && i < len / sizeof *param; i++)
         h = mix(h, (uint64_t)param[i]);
     n->hash = h;
+    loom__force_check(n);
     return n;
 }
 
@@ -342,7 +343,9 @@ void loom_release(loom_array *a)
 void loom__node_set_buffer(loom_array *n, loom_buffer *buf)
 {
     loom__buffer_release(n->buffer);
-    n->buffer = buf;
+    if (loom__ops[n->op].kind != LOOM_OPK_LEAF) /* a leaf's are 0, and it may be shared */
+        loom__force_reset(n);
+    __atomic_store_n(&n->buffer, buf, __ATOMIC_RELEASE); /* see loom__node_buffer */
     if (n->op == LOOM_OP_VIEW) {
         /* A materialised view is a contiguous copy of what it mapped: later views start here. */
         n->op = LOOM_OP_COPY;

@@ -583,16 +583,14 @@ int loom_mempool_set_limit(size_t bytes);
 /* The cap (0 for none). */
 size_t loom_mempool_get_limit(void);
 
-/* Why Loom evaluated pending work that was not asked for (loom_stats.forced_evals_by_reason). */
+/* Why Loom evaluated pending work that was not asked for (loom_stats.forced_evals_by_reason).
+ * The limits are LOOM_MAX_DEPTH, LOOM_MAX_PENDING_NODES and LOOM_MAX_PENDING_BYTES
+ * (docs/runtime.md, "Forced evaluation"). */
 typedef enum loom_eval_reason {
-    LOOM_EVAL_HOST_READ = 0,   /* loom_get, loom_item, loom_asnumpy */
-    LOOM_EVAL_DEPTH_LIMIT,     /* a chain of pending ops grew too deep */
-    LOOM_EVAL_NODE_LIMIT,      /* too many pending nodes */
-    LOOM_EVAL_OUT_OF_MEMORY,   /* evaluated to free memory pinned by pending graphs */
-    LOOM_EVAL_LIBRARY_CALL,    /* a library call needs its inputs in memory */
-    LOOM_EVAL_CROSS_DEVICE,    /* an input on another device had to be computed first */
-    LOOM_EVAL_SYNC_POINT,      /* an operation whose result depends on data (host sync) */
-    LOOM_EVAL_OTHER,
+    LOOM_EVAL_HOST_READ = 0,     /* loom_get, loom_item, loom_asnumpy of a pending array */
+    LOOM_EVAL_DEPTH_LIMIT,       /* a chain of pending ops grew too deep */
+    LOOM_EVAL_NODE_LIMIT,        /* a pending graph grew too large */
+    LOOM_EVAL_MEMORY_PRESSURE,   /* a pending graph pinned too many bytes of device buffers */
     LOOM_EVAL_NUM_REASONS
 } loom_eval_reason;
 
@@ -608,7 +606,7 @@ typedef struct loom_stats {
     uint64_t graph_launches;     /* CUDA Graph replays */
     uint64_t forced_evals;       /* sum of forced_evals_by_reason */
     uint64_t bytes_allocated;    /* device bytes allocated from the pools */
-    uint64_t forced_evals_by_reason[8]; /* indexed by loom_eval_reason */
+    uint64_t forced_evals_by_reason[LOOM_EVAL_NUM_REASONS]; /* indexed by loom_eval_reason */
     uint64_t host_syncs;         /* times evaluation made the host wait for the device (a plan's
                                     host-sync steps, one-time library setup); copies to the
                                     host are not counted */

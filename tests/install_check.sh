@@ -3,11 +3,12 @@
 # the public API, then builds a user's project against it: with CMake's find_package(Loom), and
 # with pkg-config, shared and static.
 # usage: install_check.sh BUILD_DIR SOURCE_DIR [SANITIZE]  (ON: Loom was built with ASan/UBSan,
-# so the user's program links their runtimes too)
+# TSAN: with ThreadSanitizer, so the user's program links their runtimes too)
 set -euo pipefail
 build=$1 src=$2 sanitize=${3:-OFF}
 san=""
 if [ "$sanitize" = ON ]; then san="-fsanitize=address,undefined"; fi
+if [ "$sanitize" = TSAN ]; then san="-fsanitize=thread"; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null

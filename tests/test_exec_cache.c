@@ -451,6 +451,45 @@ static void test_threads(void)
     CHECK(s.kernels_compiled + s.disk_cache_hits >= 1);
 }
 
+/* The in-memory cache keeps at most its capacity of kernels, evicting the least recently used
+ * one that no plan holds; a held kernel stays (its pointer valid) however many come after. */
+static void test_memory_bound(void)
+{
+    char name[6][32], src[6][256];
+    setenv("LOOM_CACHE", "0", 1); /* an evicted kernel then compiles again */
+    loom__exec_clear_memory_caches();
+    loom__kcache_set_capacity(3);
+    for (int i = 0; i < 6; i++)
+        small_kernel(name[i], src[i], sizeof src[i], 20 + i);
+    const loom__kernel *held =
+        loom__kernel_compile_held("loom_test", name[0], src[0], NULL, 0, NULL, ARCH);
+    CHECK(held != NULL);
+    for (int i = 1; i < 6; i++) {
+        CHECK(loom__kernel_compile("loom_test", name[i], src[i], NULL, 0, NULL, ARCH) != NULL);
+        CHECK(loom__kcache_count() <= 3);
+    }
+    /* Kernels 1 to 3 went (least recently used first); 0 is held, 4 and 5 are the newest. */
+    loom_stats_reset();
+    CHECK(loom__kernel_compile("loom_test", name[0], src[0], NULL, 0, NULL, ARCH) == held);
+    CHECK(loom__kernel_compile("loom_test", name[5], src[5], NULL, 0, NULL, ARCH) != NULL);
+    CHECK_EQ_INT(stats().memory_cache_hits, 2);
+    CHECK_EQ_INT(stats().kernels_compiled, 0);
+    CHECK(loom__kernel_compile("loom_test", name[1], src[1], NULL, 0, NULL, ARCH) != NULL);
+    CHECK_EQ_INT(stats().kernels_compiled, 1);
+    CHECK_EQ_INT(loom__kcache_count(), 3);
+    CHECK_STR(held->name, name[0]);
+
+    /* Dropped, the kernel is evicted like any other once it is the least recently used. */
+    loom__kernel_drop(held);
+    for (int i = 2; i < 5; i++)
+        CHECK(loom__kernel_compile("loom_test", name[i], src[i], NULL, 0, NULL, ARCH) != NULL);
+    loom_stats_reset();
+    CHECK(loom__kernel_compile("loom_test", name[0], src[0], NULL, 0, NULL, ARCH) != NULL);
+    CHECK_EQ_INT(stats().kernels_compiled, 1);
+    loom__kcache_set_capacity(0);
+    unsetenv("LOOM_CACHE");
+}
+
 int main(void)
 {
     if (!tmpdir_make(cache_dir, sizeof cache_dir)) {
@@ -468,6 +507,7 @@ int main(void)
     test_disabled();
     test_unwritable_dir();
     test_threads();
+    test_memory_bound();
     loom__exec_clear_memory_caches();
     tmpdir_remove(cache_dir);
     return check_summary("test_exec_cache");

@@ -3,13 +3,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "exec/exec.h"
+#include "capture_stderr.h"
 #include "tmpdir.h"
 
 #include <fcntl.h>
 
 int main(void)
 {
-    char dir[4096], log_path[4200];
+    char dir[4096];
     if (!tmpdir_make(dir, sizeof dir)) {
         perror("mkdtemp");
         return 1;
@@ -18,13 +19,8 @@ int main(void)
     setenv("LOOM_CACHE_DIR", dir, 1);
     CHECK(loom__log_enabled());
 
-    /* stderr goes to a file while Loom logs. */
-    snprintf(log_path, sizeof log_path, "%s/stderr.txt", dir);
-    fflush(stderr);
-    int saved = dup(2);
-    int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    dup2(fd, 2);
-    close(fd);
+    stderr_capture capture;
+    capture_begin(&capture, dir);
 
     const char *src = "extern \"C\" __global__ void t_log(int *p) { *p = 3; }\n";
     const loom__kernel *k = loom__kernel_compile("loom_test", "t_log", src, NULL, 0, NULL, "sm_90");
@@ -35,17 +31,10 @@ int main(void)
     CHECK(loom__kernel_compile("loom_test", "t_logbad", "syntax error here", NULL, 0, NULL,
                                "sm_90") == NULL);
 
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
+    char text[16384];
+    capture_end(&capture, text, sizeof text);
     CHECK(k != NULL && k2 != NULL);
 
-    char text[16384] = {0};
-    FILE *f = fopen(log_path, "r");
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f)
-        fclose(f);
-    text[n] = '\0';
     CHECK(strstr(text, "loom: compiled kernel t_log for sm_90 in ") != NULL);
     CHECK(strstr(text, " ms (") != NULL);
     CHECK(strstr(text, "loom: disk cache: wrote ") != NULL);

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "exec/exec.h"
+#include "slow_kernel.h"
 #include "tmpdir.h"
 
 #include <pthread.h>
@@ -40,18 +41,6 @@ static const char *const half_source =
     "        out[i] = __half2float(__float2half((float)i)) +\n"
     "                 __bfloat162float(__float2bfloat16(0.5f));\n"
     "}\n";
-/* Spins for about `cycles` clock cycles, then fills out with value. */
-static const char *const slow_source =
-    "extern \"C\" __global__ void t_slow_fill(unsigned *out, unsigned n, unsigned value,\n"
-    "                                         long long cycles)\n"
-    "{\n"
-    "    long long start = clock64();\n"
-    "    while (clock64() - start < cycles) {\n"
-    "    }\n"
-    "    for (unsigned i = threadIdx.x; i < n; i += blockDim.x)\n"
-    "        out[i] = value;\n"
-    "}\n";
-
 static unsigned host_mix(unsigned i, unsigned seed)
 {
     return i * 2654435761u + seed;
