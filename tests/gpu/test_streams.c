@@ -37,6 +37,23 @@ static loom_array *slow_array(loom_stream *s, unsigned value)
     return a;
 }
 
+/* x + v and x * v in x's dtype (a weak int); the result is owned as any op's result. */
+static loom_array *plus(loom_array *x, int v)
+{
+    loom_scope_begin();
+    loom_array *r = loom_keep(loom_add(x, loom_scalar_int(v)));
+    loom_scope_end();
+    return r;
+}
+
+static loom_array *times(loom_array *x, int v)
+{
+    loom_scope_begin();
+    loom_array *r = loom_keep(loom_multiply(x, loom_scalar_int(v)));
+    loom_scope_end();
+    return r;
+}
+
 /* How many of a's values differ from value (N + 1 when it cannot be read). */
 static unsigned wrong_values(loom_array *a, unsigned value)
 {
@@ -58,7 +75,7 @@ static void test_kernel_on_other_stream(loom_stream *a, loom_stream *b)
     CHECK_EQ_INT(loom_stream_set_current(a), 0);
     loom_array *x = slow_array(a, 7);
     CHECK_EQ_INT(loom_stream_set_current(b), 0);
-    loom_array *y = loom_add_scalar(x, 1);
+    loom_array *y = plus(x, 1);
     CHECK_EQ_INT(loom_eval(y), LOOM_OK); /* queued on b */
     CHECK_EQ_INT(wrong_values(y, 8), 0);
     loom_scope_end();
@@ -70,7 +87,7 @@ static void test_current_stream_changes(loom_stream *a, loom_stream *b)
 {
     loom_scope_begin();
     CHECK_EQ_INT(loom_stream_set_current(a), 0);
-    loom_array *y = loom_multiply_scalar(slow_array(a, 7), 2);
+    loom_array *y = times(slow_array(a, 7), 2);
     CHECK_EQ_INT(loom_eval(y), LOOM_OK);
     CHECK_EQ_INT(loom_stream_set_current(b), 0);
     CHECK_EQ_INT(wrong_values(y, 14), 0);
@@ -98,7 +115,7 @@ static void *eval_on_own_stream(void *arg)
 {
     handoff *h = arg;
     loom_array *x = slow_array(loom_stream_get_current(), 5);
-    h->array = loom_add_scalar(x, 3);
+    h->array = plus(x, 3);
     loom_release(x);
     if (loom_eval(h->array) != LOOM_OK)
         fprintf(stderr, "loom_eval: %s\n", loom_last_error());
@@ -112,7 +129,7 @@ static void test_threads(void)
     pthread_t t;
     /* Computed here, read there. */
     loom_array *x = slow_array(loom_stream_get_current(), 5);
-    h.array = loom_add_scalar(x, 3);
+    h.array = plus(x, 3);
     CHECK_EQ_INT(loom_eval(h.array), LOOM_OK);
     CHECK_EQ_INT(pthread_create(&t, NULL, read_on_own_stream, &h), 0);
     pthread_join(t, NULL);
@@ -142,7 +159,7 @@ static void test_free_waits_for_reader(loom_stream *a, loom_stream *b)
     if (busy)
         CHECK_EQ_INT(slow_fill(FN, busy->ptr, N, 0, SLOW_CYCLES, b), 0);
     CHECK_EQ_INT(loom_stream_set_current(b), 0);
-    loom_array *y = loom_add_scalar(x, 1);
+    loom_array *y = plus(x, 1);
     CHECK_EQ_INT(loom_eval(y), LOOM_OK); /* behind the spin on b; y drops its reference to x */
     loom_release(x);                      /* the last one: x's memory is freed on a */
     CHECK_EQ_INT(loom_stream_set_current(a), 0);
@@ -182,7 +199,7 @@ static void test_lifetimes(void)
     loom_array *x = slow_array(s, 4); /* its buffer holds s */
     loom_stream_destroy(s);
     CHECK(loom_stream_get_current() == def);
-    loom_array *y = loom_add_scalar(x, 1); /* on the default stream, after s's producer */
+    loom_array *y = plus(x, 1); /* on the default stream, after s's producer */
     CHECK_EQ_INT(wrong_values(y, 5), 0);
     loom_release(x);
     loom_release(y);
