@@ -56,6 +56,11 @@ void loom__contiguous_in_memory(loom_walk *w, const loom_array *a)
         w->v[loom__walk_at(w, a)].materialize = true;
 }
 
+void loom__input_contiguous_in_memory(loom_walk *w, int i)
+{
+    loom__contiguous_in_memory(w, w->v[i].node->inputs[0]);
+}
+
 static const loom_lowering input = {LOOM_PLACE_INPUT, NULL, NULL, NULL};
 const loom_lowering loom__lower_absorbed = {LOOM_PLACE_FREE, NULL, NULL, NULL};
 /* Materialised free nodes (a requested view, scalar or generator) are written by an

@@ -43,6 +43,8 @@ extern const loom_lowering loom__lower_absorbed;
 /* Marks a to be written to memory unless it is there already: a library routine then reads
  * it C-contiguous from its plan buffer (a view is materialised as a copy). */
 void loom__contiguous_in_memory(loom_walk *w, const loom_array *a);
+/* The inputs_in_memory of library ops reading their one input C-contiguous (solvers). */
+void loom__input_contiguous_in_memory(loom_walk *w, int i);
 
 /* The library lowerings, one per library op (fuser/lower_<op>.c). */
 extern const loom_lowering loom__lower_matmul;

@@ -3,11 +3,6 @@
  * is the other one (graph/linalg.c masks the triangle cuSOLVER leaves untouched). */
 #include "lower.h"
 
-static void input_in_memory(loom_walk *w, int i)
-{
-    loom__contiguous_in_memory(w, w->v[i].node->inputs[0]);
-}
-
 static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
                  int nroots, bool persistent)
 {
@@ -38,4 +33,5 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
                                (const loom_array *const[]){c}, 1);
 }
 
-const loom_lowering loom__lower_cholesky = {LOOM_PLACE_ALONE, input_in_memory, lower, NULL};
+const loom_lowering loom__lower_cholesky = {LOOM_PLACE_ALONE, loom__input_contiguous_in_memory,
+                                            lower, NULL};

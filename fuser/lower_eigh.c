@@ -4,11 +4,6 @@
  * triangle cuSOLVER reads is the other one, and graph/linalg.c turns its eigenvectors back. */
 #include "lower.h"
 
-static void input_in_memory(loom_walk *w, int i)
-{
-    loom__contiguous_in_memory(w, w->v[i].node->inputs[0]);
-}
-
 static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
                  int nroots, bool persistent)
 {
@@ -46,4 +41,5 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
                                (const loom_array *const[]){m}, 1);
 }
 
-const loom_lowering loom__lower_eigh = {LOOM_PLACE_ALONE, input_in_memory, lower, NULL};
+const loom_lowering loom__lower_eigh = {LOOM_PLACE_ALONE, loom__input_contiguous_in_memory,
+                                            lower, NULL};
