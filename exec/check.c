@@ -48,18 +48,10 @@ void loom__check_release(loom__check *c)
     free(c);
 }
 
-/* The allocation whose check a buffer shares (parts share their whole buffer's). */
-static loom_buffer *root(loom_buffer *b)
-{
-    while (b->parent)
-        b = b->parent;
-    return b;
-}
-
 /* A check still to resolve, or NULL: passed ones need not be kept. */
 static loom__check *pending(loom_buffer *b)
 {
-    loom__check *c = b ? root(b)->check : NULL;
+    loom__check *c = b ? loom__buffer_root(b)->check : NULL;
     return c && c->state == 1 ? NULL : c;
 }
 
@@ -67,15 +59,19 @@ int loom__check_make(const char *fn, const loom_plan *p, void *const *addr, loom
                      loom__check **out)
 {
     *out = NULL;
+    /* The inputs' pending checks: usually none; nparents bounds how many differ. */
+    loom__check *first = NULL;
     int nparents = 0;
-    for (int b = 0; b < p->nbuffers; b++)
-        nparents += p->buffers[b].role == LOOM_BUF_INPUT && pending(p->buffers[b].node->buffer);
-    if (p->nchecks == 0 && nparents == 0)
-        return LOOM_OK;
-    if (p->nchecks == 0 && nparents == 1) {
-        for (int b = 0; b < p->nbuffers; b++)
-            if (p->buffers[b].role == LOOM_BUF_INPUT && pending(p->buffers[b].node->buffer))
-                *out = check_retain(pending(p->buffers[b].node->buffer));
+    for (int b = 0; b < p->nbuffers; b++) {
+        loom__check *in = p->buffers[b].role == LOOM_BUF_INPUT
+                              ? pending(p->buffers[b].node->buffer) : NULL;
+        if (in && in != first) {
+            first = first ? first : in;
+            nparents++;
+        }
+    }
+    if (p->nchecks == 0 && nparents <= 1) {
+        *out = check_retain(first); /* nothing of its own: the one input's check, or none */
         return LOOM_OK;
     }
     loom__check *c = calloc(1, sizeof *c);
@@ -115,7 +111,7 @@ int loom__check_make(const char *fn, const loom_plan *p, void *const *addr, loom
 
 void loom__check_attach(loom_buffer *b, loom__check *c)
 {
-    b = root(b);
+    b = loom__buffer_root(b);
     if (b->check || !c)
         return; /* a value already in memory keeps the check of the run that wrote it */
     b->check = check_retain(c);

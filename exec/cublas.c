@@ -91,33 +91,6 @@ static cublasOperation_t op_of(int8_t op)
     return op == 'T' ? CUBLAS_OP_T : op == 'C' ? CUBLAS_OP_C : CUBLAS_OP_N;
 }
 
-/* s * (a @ b): alpha is a value of the plan, passed from host memory (cuBLAS reads it when
- * the call is made or captured, and a changed value is captured again). */
-static int gemm_scaled(const char *fn, cublasHandle_t h, const loom_gemm_args *g,
-                       cudaDataType_t type, cublasComputeType_t compute, void *const *addr,
-                       const loom_libcall *l)
-{
-    bool single = compute != CUBLAS_COMPUTE_64F;
-    float f[4] = {(float)g->alpha_re, (float)g->alpha_im, g->beta_one ? 1.0f : 0.0f, 0.0f};
-    double d[4] = {g->alpha_re, g->alpha_im, g->beta_one ? 1.0 : 0.0, 0.0};
-    const void *alpha = single ? (const void *)f : (const void *)d;
-    const void *beta = single ? (const void *)(f + 2) : (const void *)(d + 2);
-    int rc = blas_check(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST), fn,
-                        "setting cuBLAS's pointer mode");
-    if (rc)
-        return rc;
-    cublasStatus_t s = cublasGemmStridedBatchedEx(
-        h, op_of(g->op_a), op_of(g->op_b), (int)g->m, (int)g->n, (int)g->k, alpha,
-        (const char *)addr[l->buffer[0]] + l->byte_offset[0], type, (int)g->lda, g->stride_a,
-        (const char *)addr[l->buffer[1]] + l->byte_offset[1], type, (int)g->ldb, g->stride_b, beta,
-        (char *)addr[l->buffer[2]] + l->byte_offset[2], type, (int)g->ldc, g->stride_c,
-        (int)g->batch, compute, CUBLAS_GEMM_DEFAULT);
-    rc = blas_check(s, fn, "cublasGemmStridedBatchedEx");
-    int back = blas_check(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE), fn,
-                          "setting cuBLAS's pointer mode");
-    return rc ? rc : back;
-}
-
 int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *const *addr,
                       cudaStream_t st)
 {
@@ -161,16 +134,33 @@ int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *c
                         fn, "setting cuBLAS's workspace");
     if (rc)
         return rc;
+    /* alpha and beta: 1 and 0 (or 1) from the device constants; a folded scalar factor
+     * (s * (a @ b)) is a value of the plan, read from host memory when the call is made or
+     * captured (a changed value is captured again). */
     const char *c = d->constants;
-    if (g->scaled)
-        return gemm_scaled(fn, d->handle, g, type, compute, addr, l);
-    const void *A = (const char *)addr[l->buffer[0]] + l->byte_offset[0];
-    const void *B = (const char *)addr[l->buffer[1]] + l->byte_offset[1];
-    void *C = (char *)addr[l->buffer[2]] + l->byte_offset[2];
+    const void *alpha = c + one, *beta = c + (g->beta_one ? one : zero);
+    float hf[4] = {(float)g->alpha_re, (float)g->alpha_im, g->beta_one ? 1.0f : 0.0f, 0.0f};
+    double hd[4] = {g->alpha_re, g->alpha_im, g->beta_one ? 1.0 : 0.0, 0.0};
+    if (g->scaled) {
+        bool single = compute != CUBLAS_COMPUTE_64F;
+        alpha = single ? (const void *)hf : (const void *)hd;
+        beta = single ? (const void *)(hf + 2) : (const void *)(hd + 2);
+        rc = blas_check(cublasSetPointerMode(d->handle, CUBLAS_POINTER_MODE_HOST), fn,
+                        "setting cuBLAS's pointer mode");
+        if (rc)
+            return rc;
+    }
+    const void *A = loom__lib_operand(l, addr, 0), *B = loom__lib_operand(l, addr, 1);
+    void *C = loom__lib_operand(l, addr, 2);
     cublasStatus_t s = cublasGemmStridedBatchedEx(
-        d->handle, op_of(g->op_a), op_of(g->op_b), (int)g->m, (int)g->n, (int)g->k, c + one, A,
-        type, (int)g->lda, g->stride_a, B, type, (int)g->ldb, g->stride_b,
-        c + (g->beta_one ? one : zero), C, type, (int)g->ldc, g->stride_c, (int)g->batch,
-        compute, CUBLAS_GEMM_DEFAULT);
-    return blas_check(s, fn, "cublasGemmStridedBatchedEx");
+        d->handle, op_of(g->op_a), op_of(g->op_b), (int)g->m, (int)g->n, (int)g->k, alpha, A,
+        type, (int)g->lda, g->stride_a, B, type, (int)g->ldb, g->stride_b, beta, C, type,
+        (int)g->ldc, g->stride_c, (int)g->batch, compute, CUBLAS_GEMM_DEFAULT);
+    rc = blas_check(s, fn, "cublasGemmStridedBatchedEx");
+    if (g->scaled) {
+        int back = blas_check(cublasSetPointerMode(d->handle, CUBLAS_POINTER_MODE_DEVICE), fn,
+                              "setting cuBLAS's pointer mode");
+        rc = rc ? rc : back;
+    }
+    return rc;
 }

@@ -48,6 +48,14 @@ static int device_get(const char *fn, int device, device_solver **out)
     return rc;
 }
 
+/* The device's handle, set to run on st. */
+static int solver_on(const char *fn, int device, cudaStream_t st, device_solver **d)
+{
+    int rc = device_get(fn, device, d);
+    return rc ? rc : solver_check(cusolverDnSetStream((*d)->handle, st), fn,
+                                  "setting cuSOLVER's stream");
+}
+
 int loom__cusolver_prepare(const char *fn, int device)
 {
     device_solver *d;
@@ -145,20 +153,16 @@ int loom__cusolver_syevd(const char *fn, const loom_libcall *l, int device, void
 {
     const loom_eigh_args *e = &l->args.eigh;
     device_solver *d;
-    int rc = device_get(fn, device, &d);
-    if (rc || (rc = solver_check(cusolverDnSetStream(d->handle, st), fn,
-                                 "setting cuSOLVER's stream")))
+    int rc = solver_on(fn, device, st, &d);
+    if (rc)
         return rc;
     size_t item = loom_dtype_size((loom_dtype)e->dtype);
     size_t witem = loom__is_complex((loom_dtype)e->dtype) ? item / 2 : item;
-    char *A = (char *)addr[l->buffer[0]] + l->byte_offset[0];
-    char *W = (char *)addr[l->buffer[1]] + l->byte_offset[1];
-    int *info = (int *)((char *)addr[l->buffer[2]] + l->byte_offset[2]);
+    char *A = loom__lib_operand(l, addr, 0), *W = loom__lib_operand(l, addr, 1);
+    int *info = loom__lib_operand(l, addr, 2);
     /* Stacks go to the batched routine in chunks it can index; matrices too large for it one
      * at a time (few of them fit in memory). */
     int64_t per = e->n * e->n, chunk = per <= BATCHED_ELEMENTS_MAX ? BATCHED_ELEMENTS_MAX / per : 1;
-    if (e->batch > 1 && per > BATCHED_ELEMENTS_MAX)
-        chunk = 1;
     for (int64_t b = 0; rc == LOOM_OK && b < e->batch; b += chunk) {
         int64_t count = e->batch - b < chunk ? e->batch - b : chunk;
         rc = syev_call(fn, d, device, e, count, A + (size_t)(b * per) * item,
@@ -172,14 +176,13 @@ int loom__cusolver_potrf(const char *fn, const loom_libcall *l, int device, void
 {
     const loom_potrf_args *f = &l->args.potrf;
     device_solver *d;
-    int rc = device_get(fn, device, &d);
-    if (rc || (rc = solver_check(cusolverDnSetStream(d->handle, st), fn,
-                                 "setting cuSOLVER's stream")))
+    int rc = solver_on(fn, device, st, &d);
+    if (rc)
         return rc;
     cublasFillMode_t uplo = f->upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
     cudaDataType_t t = data_type((loom_dtype)f->dtype);
-    char *A = (char *)addr[l->buffer[0]] + l->byte_offset[0];
-    int *info = (int *)((char *)addr[l->buffer[1]] + l->byte_offset[1]);
+    char *A = loom__lib_operand(l, addr, 0);
+    int *info = loom__lib_operand(l, addr, 1);
     size_t dev_bytes = 0, host_bytes = 0, item = loom_dtype_size((loom_dtype)f->dtype);
     rc = solver_check(cusolverDnXpotrf_bufferSize(d->handle, d->params, uplo, f->n, t, A, f->n, t,
                                                   &dev_bytes, &host_bytes),

@@ -255,8 +255,7 @@ static void part_free(loom_buffer *b)
 
 loom_buffer *loom__buffer_part(const char *fn, loom_buffer *whole, size_t offset, size_t bytes)
 {
-    while (whole->parent)
-        whole = whole->parent;
+    whole = loom__buffer_root(whole);
     loom_buffer *b = calloc(1, sizeof *b);
     if (!b) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
@@ -275,9 +274,7 @@ loom_buffer *loom__buffer_part(const char *fn, loom_buffer *whole, size_t offset
 /* The allocation a buffer or a part of one belongs to. */
 static devbuf *allocation(const loom_buffer *b)
 {
-    while (b->parent)
-        b = b->parent;
-    return (devbuf *)b;
+    return (devbuf *)loom__buffer_root((loom_buffer *)b);
 }
 
 loom_stream *loom__buffer_stream(const loom_buffer *b)

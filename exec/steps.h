@@ -33,6 +33,12 @@ int loom__kernel_args(const char *fn, const loom_kernel *k, void *const *addr, v
 
 /* ---- library calls (exec/step_library.c, exec/cublas.c) ---- */
 
+/* The address of library call l's operand k (its plan buffer plus byte offset). */
+static inline void *loom__lib_operand(const loom_libcall *l, void *const *addr, int k)
+{
+    return (char *)addr[l->buffer[k]] + l->byte_offset[k];
+}
+
 /* Makes what library call l needs on device before any run: handles and their constants, made
  * outside any CUDA Graph capture (their setup allocates and waits). */
 int loom__library_prepare(const char *fn, const loom_libcall *l, int device);

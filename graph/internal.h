@@ -77,6 +77,13 @@ typedef struct loom_buffer {
 } loom_buffer;
 
 void loom__buffer_release(loom_buffer *b);
+/* The allocation a buffer is (part of). */
+static inline loom_buffer *loom__buffer_root(loom_buffer *b)
+{
+    while (b->parent)
+        b = b->parent;
+    return b;
+}
 
 /* The most results a multi-output op has (lstsq has four). */
 #define LOOM_MAX_RESULTS 4

@@ -5,20 +5,16 @@
  * the DOT dump shows the step as its own cluster. */
 #include "check.h"
 #include "inputs.h"
-#include "fuser/plan.h"
+#include "plans.h"
 #include "fuser/walk.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* The plan of one array. */
 static loom_plan *plan_of(loom_array *y, bool fuse)
 {
-    loom_fuse_options o = loom__fuse_options_default();
-    o.fuse = fuse;
-    loom_plan *p = loom__plan_build("test", &y, 1, &o);
-    if (!p)
-        fprintf(stderr, "planning failed: %s\n", loom_last_error());
-    return p;
+    return test_plan(&y, 1, fuse);
 }
 
 static int count(const loom_plan *p, loom_step_kind kind)

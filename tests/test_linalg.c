@@ -5,18 +5,9 @@
  * step, a status check; cholesky's triangle mask fused with its consumers). */
 #include "check.h"
 #include "inputs.h"
-#include "fuser/plan.h"
+#include "plans.h"
 
 #include <string.h>
-
-static loom_plan *plan_of(loom_array *const *ys, int n)
-{
-    loom_fuse_options o = loom__fuse_options_default();
-    loom_plan *p = loom__plan_build("test", ys, n, &o);
-    if (!p)
-        fprintf(stderr, "planning failed: %s\n", loom_last_error());
-    return p;
-}
 
 static int count(const loom_plan *p, loom_step_kind kind, int routine)
 {
@@ -86,7 +77,7 @@ static void test_eigh_plan(void)
     loom_array *a = test_input(2, (int64_t[]){8, 8}, LOOM_FLOAT64), *w, *v;
     CHECK_EQ_INT(loom_linalg_eigh(loom_mul_scalar(a, 2.0), &w, &v), LOOM_OK);
     loom_array *both[2] = {w, v};
-    loom_plan *p = plan_of(both, 2);
+    loom_plan *p = test_plan(both, 2, true);
     CHECK_EQ_INT(count(p, LOOM_STEP_LIBRARY, LOOM_LIB_CUSOLVER_SYEVD), 1);
     CHECK_EQ_INT(count(p, LOOM_STEP_COPY, -1), 1);
     CHECK_EQ_INT(count(p, LOOM_STEP_KERNEL, -1), 2); /* 2*a, and v */
@@ -108,7 +99,7 @@ static void test_eigh_plan(void)
     }
     loom__plan_free(p);
     /* w alone: no kernel at all */
-    p = plan_of(&w, 1);
+    p = test_plan(&w, 1, true);
     CHECK(p && p->nsteps == 3 && count(p, LOOM_STEP_KERNEL, -1) == 1);
     loom__plan_free(p);
     loom_scope_end();
@@ -120,7 +111,7 @@ static void test_cholesky_plan(void)
     loom_scope_begin();
     loom_array *a = test_input(3, (int64_t[]){3, 5, 5}, LOOM_FLOAT32);
     loom_array *y = loom_mul_scalar(loom_linalg_cholesky(a), 2.0);
-    loom_plan *p = plan_of(&y, 1);
+    loom_plan *p = test_plan(&y, 1, true);
     CHECK(p && p->nsteps == 3);
     CHECK_EQ_INT(count(p, LOOM_STEP_COPY, -1), 1);
     CHECK_EQ_INT(count(p, LOOM_STEP_LIBRARY, LOOM_LIB_CUSOLVER_POTRF), 1);

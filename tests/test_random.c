@@ -8,6 +8,7 @@
 #include "exec/exec.h"
 #include "fuser/plan.h"
 #include "philox_ref.h"
+#include "plans.h"
 #include "random.h"
 
 #include <math.h>
@@ -227,39 +228,10 @@ static void check_offsets(void)
         loom_release(ls[i]);
 }
 
-static loom_plan *plan_of(loom_array *const *arrays, int n, bool fuse)
-{
-    loom_fuse_options o = loom__fuse_options_default();
-    o.fuse = fuse;
-    loom_plan *p = loom__plan_build("test", arrays, n, &o);
-    if (!p)
-        fprintf(stderr, "planning failed: %s\n", loom_last_error());
-    return p;
-}
-
 /* Compiles every kernel of the plan of a (fused or not); returns the number of steps. */
 static int compile_all(loom_array *a, bool fuse)
 {
-    loom_plan *p = plan_of(&a, 1, fuse);
-    if (!p)
-        return -1;
-    int nh;
-    const loom__header *h = loom__device_headers(&nh);
-    for (int k = 0; k < p->nsteps; k++) {
-        if (p->steps[k].kind != LOOM_STEP_KERNEL || p->steps[k].kernel.work == 0)
-            continue;
-        void *cubin = NULL;
-        size_t size = 0;
-        int rc = loom__compile_to_cubin("test", p->steps[k].kernel.name, p->steps[k].kernel.source,
-                                        h, nh, "sm_90", NULL, &cubin, &size);
-        CHECK_EQ_INT(rc, 0);
-        if (rc)
-            fprintf(stderr, "%s\n%s\n", loom_last_error(), p->steps[k].kernel.source);
-        free(cubin);
-    }
-    int n = p->nsteps;
-    loom__plan_free(p);
-    return n;
+    return test_compile_plan(&a, 1, fuse, false);
 }
 
 /* Every distribution and dtype as a materialised array, fused into a consumer, read through a
@@ -297,7 +269,7 @@ static void check_compiles(void)
 
 static int count_kernels(loom_array *const *a, int n, bool fuse)
 {
-    loom_plan *p = plan_of(a, n, fuse);
+    loom_plan *p = test_plan(a, n, fuse);
     int k = 0;
     for (int s = 0; p && s < p->nsteps; s++)
         k += p->steps[s].kind == LOOM_STEP_KERNEL;
@@ -311,7 +283,7 @@ static void check_plans(void)
     loom_rng *g = loom_random_default_rng(5);
     /* The seeds' random((1000, 1000)) * 2: one kernel that reads nothing. */
     loom_array *r = loom_mul_scalar(loom_rng_random(g, 2, (int64_t[]){1000, 1000}, LOOM_FLOAT64), 2.0);
-    loom_plan *p = plan_of(&r, 1, true);
+    loom_plan *p = test_plan(&r, 1, true);
     CHECK(p && p->nsteps == 1 && p->steps[0].kind == LOOM_STEP_KERNEL);
     for (int i = 0; p && i < p->steps[0].kernel.nargs; i++)
         CHECK(p->steps[0].kernel.args[i].kind != LOOM_KARG_PTR || i == 0);
@@ -323,7 +295,7 @@ static void check_plans(void)
     loom_array *x = loom_asarray(zeros, LOOM_FLOAT32, 1, &n);
     free(zeros);
     loom_array *y = loom_add(x, loom_rng_standard_normal(g, 1, &n, LOOM_FLOAT32));
-    p = plan_of(&y, 1, true);
+    p = test_plan(&y, 1, true);
     int ptrs = 0;
     for (int i = 0; p && i < p->steps[0].kernel.nargs; i++)
         ptrs += p->steps[0].kernel.args[i].kind == LOOM_KARG_PTR;
@@ -334,7 +306,7 @@ static void check_plans(void)
     loom_rng *g2 = loom_random_default_rng(0xdeadbeefcafeull);
     loom_array *y2 = loom_add(x, loom_rng_standard_normal(g2, 1, &n, LOOM_FLOAT32));
     loom_array *y3 = loom_add(x, loom_rng_standard_normal(g2, 1, &n, LOOM_FLOAT32));
-    loom_plan *p2 = plan_of(&y2, 1, true), *p3 = plan_of(&y3, 1, true);
+    loom_plan *p2 = test_plan(&y2, 1, true), *p3 = test_plan(&y3, 1, true);
     CHECK(src && p2 && p3 && !strcmp(src, p2->steps[0].kernel.source) &&
           !strcmp(src, p3->steps[0].kernel.source));
     CHECK(src && !strstr(src, "3735928559") && !strstr(src, "deadbeef"));

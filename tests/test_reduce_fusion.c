@@ -1,6 +1,7 @@
 /* Reduction fusion decisions (kernel counts) and NVRTC compiles of every generated reduction
  * kernel, for every dtype and strategy (no GPU needed: LOOM_ARCH's default sm_90). */
 #include "check.h"
+#include "plans.h"
 #include "inputs.h"
 #include "exec/exec.h"
 #include "fuser/plan.h"
@@ -10,44 +11,15 @@
 
 static bool verbose;
 
-static loom_plan *plan_of(loom_array *const *arrays, int n, bool fuse)
-{
-    loom_fuse_options o = loom__fuse_options_default();
-    o.fuse = fuse;
-    loom_plan *p = loom__plan_build("test", arrays, n, &o);
-    if (!p)
-        fprintf(stderr, "planning failed: %s\n", loom_last_error());
-    return p;
-}
-
-/* Compiles every kernel of the plan; returns the kernel count (-1 when planning failed). */
+/* Compiles every kernel of the plan; returns the step count (-1 when planning failed). */
 static int compile_all(loom_array *const *arrays, int n, bool fuse)
 {
-    loom_plan *p = plan_of(arrays, n, fuse);
-    if (!p)
-        return -1;
-    int nh;
-    const loom__header *h = loom__device_headers(&nh);
-    for (int k = 0; k < p->nsteps; k++) {
-        if (p->steps[k].kernel.work == 0)
-            continue;
-        void *cubin = NULL;
-        size_t size = 0;
-        int rc = loom__compile_to_cubin("test", p->steps[k].kernel.name, p->steps[k].kernel.source, h, nh,
-                                        "sm_90", NULL, &cubin, &size);
-        CHECK_EQ_INT(rc, 0);
-        if (rc || verbose)
-            fprintf(stderr, "%s\n%s\n", rc ? loom_last_error() : "", p->steps[k].kernel.source);
-        free(cubin);
-    }
-    int nk = p->nsteps;
-    loom__plan_free(p);
-    return nk;
+    return test_compile_plan(arrays, n, fuse, verbose);
 }
 
 static int kinds(loom_array *a, loom_kernel_kind kind)
 {
-    loom_plan *p = plan_of(&a, 1, true);
+    loom_plan *p = test_plan(&a, 1, true);
     int c = 0;
     for (int k = 0; p && k < p->nsteps; k++)
         c += p->steps[k].kernel.kind == kind;
@@ -128,7 +100,7 @@ static void test_fusion_counts(void)
     loom_array *sib[70];
     for (int i = 0; i < 70; i++)
         sib[i] = loom_sum(loom_mul_scalar(m, (double)i), &ax1, 1, false);
-    loom_plan *many = plan_of(sib, 70, true);
+    loom_plan *many = test_plan(sib, 70, true);
     CHECK(many && many->nsteps == 2);
     loom__plan_free(many);
     /* LOOM_FUSE=0: every op its own kernel. */
@@ -181,7 +153,7 @@ static void test_empty_kept_axes(void)
     loom_array *r[4] = {loom_sum(z, &ax0, 1, false), loom_amax(z, &ax0, 1, false),
                         loom_argmax(z, 0, false), loom_sum(e, &ax0, 1, false)};
     for (int i = 0; i < 4; i++) {
-        loom_plan *p = plan_of(&r[i], 1, true);
+        loom_plan *p = test_plan(&r[i], 1, true);
         CHECK(p != NULL);
         for (int k = 0; p && k < p->nsteps; k++)
             CHECK_EQ_INT(p->steps[k].kernel.work, 0);
