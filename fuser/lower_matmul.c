@@ -200,12 +200,13 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
 
 /* ---- a @ b + c: cuBLAS's beta ---- */
 
-/* The MATMUL input of an addition lowered with beta, and its other input (the addend). */
-static const loom_array *product_of(const loom_array *add, const loom_array **addend)
+/* The MATMUL input of a binary consumer lowered with beta or alpha (a @ b + c, s * (a @ b)),
+ * and its other input (the addend, the factor). */
+static const loom_array *product_of(const loom_array *y, const loom_array **other)
 {
-    int slot = add->inputs[0]->op == LOOM_OP_MATMUL && !loom__is_input(add->inputs[0]) ? 0 : 1;
-    *addend = add->inputs[1 - slot];
-    return add->inputs[slot];
+    int slot = y->inputs[0]->op == LOOM_OP_MATMUL && !loom__is_input(y->inputs[0]) ? 0 : 1;
+    *other = y->inputs[1 - slot];
+    return y->inputs[slot];
 }
 
 static void beta_inputs_in_memory(loom_walk *w, int i)
@@ -239,18 +240,10 @@ static const loom_lowering beta = {LOOM_PLACE_ALONE, beta_inputs_in_memory, lowe
 
 /* ---- s * (a @ b): cuBLAS's alpha ---- */
 
-/* The MATMUL input of a multiplication lowered with alpha, and the scalar factor. */
-static const loom_array *scaled_product(const loom_array *mul, const loom_array **alpha)
-{
-    int slot = mul->inputs[0]->op == LOOM_OP_MATMUL && !loom__is_input(mul->inputs[0]) ? 0 : 1;
-    *alpha = mul->inputs[1 - slot];
-    return mul->inputs[slot];
-}
-
 static void alpha_inputs_in_memory(loom_walk *w, int i)
 {
     const loom_array *alpha;
-    operands_in_memory(w, loom__walk_at(w, scaled_product(w->v[i].node, &alpha)));
+    operands_in_memory(w, loom__walk_at(w, product_of(w->v[i].node, &alpha)));
 }
 
 static int lower_alpha(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
@@ -259,7 +252,7 @@ static int lower_alpha(const char *fn, loom_plan_builder *b, const loom_walk *w,
     (void)nroots;
     (void)persistent;
     const loom_walk_node *v = &w->v[roots[0]];
-    const loom_array *alpha, *mm = scaled_product(v->node, &alpha);
+    const loom_array *alpha, *mm = product_of(v->node, &alpha);
     return emit_gemm(fn, b, w, mm, v->buffer, false, alpha,
                      (const loom_array *const[]){mm, v->node}, 2, "matmul scale (alpha)");
 }
@@ -286,13 +279,11 @@ static const loom_lowering *epilogue(const loom_walk *w, int consumer)
     const loom_array *y = w->v[consumer].node, *other;
     if (y->ninputs != 2)
         return NULL;
-    if (y->op == LOOM_OP_MULTIPLY) {
-        const loom_array *mm = scaled_product(y, &other);
+    const loom_array *mm = product_of(y, &other);
+    if (y->op == LOOM_OP_MULTIPLY)
         return other->op == LOOM_OP_SCALAR && sole_same_dtype_input(w, y, mm) ? &scaled : NULL;
-    }
     if (y->op != LOOM_OP_ADD)
         return NULL;
-    const loom_array *mm = product_of(y, &other);
     bool same = other->dtype == mm->dtype && other->ndim == mm->ndim && other->op != LOOM_OP_VIEW &&
                 other->op != LOOM_OP_SCALAR &&
                 memcmp(other->shape, mm->shape, (size_t)mm->ndim * sizeof *mm->shape) == 0;
