@@ -141,7 +141,7 @@ int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *c
     const void *alpha = c + one, *beta = c + (g->beta_one ? one : zero);
     float hf[4] = {(float)g->alpha_re, (float)g->alpha_im, g->beta_one ? 1.0f : 0.0f, 0.0f};
     double hd[4] = {g->alpha_re, g->alpha_im, g->beta_one ? 1.0 : 0.0, 0.0};
-    if (g->scaled) {
+    if (g->nfactors) {
         bool single = compute != CUBLAS_COMPUTE_64F;
         alpha = single ? (const void *)hf : (const void *)hd;
         beta = single ? (const void *)(hf + 2) : (const void *)(hd + 2);
@@ -157,7 +157,7 @@ int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *c
         type, (int)g->lda, g->stride_a, B, type, (int)g->ldb, g->stride_b, beta, C, type,
         (int)g->ldc, g->stride_c, (int)g->batch, compute, CUBLAS_GEMM_DEFAULT);
     rc = blas_check(s, fn, "cublasGemmStridedBatchedEx");
-    if (g->scaled) {
+    if (g->nfactors) {
         int back = blas_check(cublasSetPointerMode(d->handle, CUBLAS_POINTER_MODE_DEVICE), fn,
                               "setting cuBLAS's pointer mode");
         rc = rc ? rc : back;

@@ -3,8 +3,9 @@
  * cuBLAS is column-major and Loom row-major: the row-major product C = A B is the column-major
  * product C^T = B^T A^T, so B goes first. An operand whose view cuBLAS can describe (rows or
  * columns at unit stride, one uniform stride between batch members, 0 for a broadcast batch) is
- * passed as it lies, transposed or not (conjugated and transposed: op C); any other operand is first written to memory by an
- * elementwise kernel. */
+ * passed as it lies, transposed or not (conjugated and transposed: op C); any other operand is
+ * first written to memory by an elementwise kernel. Scalar factors of the product or of an
+ * operand (s * ((t * a) @ b)) become cuBLAS's alpha. */
 #include "lower.h"
 
 #include <limits.h>
@@ -59,22 +60,71 @@ static bool describe(int ndim, const int64_t *shape, const int64_t *strides, ope
     return o->batch_stride >= 0 && fits_int(o->ld);
 }
 
-/* conj(transpose(x)), a conjugated view that cuBLAS reads transposed, is passed as op C
- * (conjugate transpose) on the view: the Hermitian transpose of a matrix costs no copy. Returns
- * the view, and in *base the node holding its values (a computed one is materialised); NULL
- * when it does not apply. (transpose(conj(x)) materialises conj(x): a computed value read
- * through a view always is.) */
-static const loom_array *conj_of_transposed(const loom_array *a, const loom_array **base)
+/* A conjugated view that cuBLAS reads transposed is passed as op C (conjugate transpose): the
+ * Hermitian transpose of a matrix costs no copy, written either way. conj(transpose(x)) reads
+ * the view of x; transpose(conj(x)), when nothing else reads conj(x), reads the same view over
+ * x itself (conj(x) has x's layout). Returns the view, and in *base the node holding its values
+ * (a computed one is materialised); NULL when it does not apply. */
+static const loom_array *conj_of_transposed(const loom_walk *w, const loom_array *a,
+                                            const loom_array **base)
 {
-    if (loom__is_input(a) || a->op != LOOM_OP_CONJ || !loom__is_complex((loom_dtype)a->dtype))
+    if (loom__is_input(a) || !loom__is_complex((loom_dtype)a->dtype))
         return NULL;
-    const loom_array *v = a->inputs[0];
+    const loom_array *view = a, *c = a->inputs[0];
+    if (a->op == LOOM_OP_CONJ)
+        view = c, c = a; /* conj(transpose(x)) */
+    else if (a->op != LOOM_OP_VIEW || loom__is_input(c) || c->op != LOOM_OP_CONJ)
+        return NULL;
     operand o;
-    if (loom__is_input(v) || v->op != LOOM_OP_VIEW || v->dtype != a->dtype ||
-        !describe(v->ndim, v->shape, v->strides, &o) || o.op != 'T')
+    if (loom__is_input(view) || view->op != LOOM_OP_VIEW || view->dtype != a->dtype ||
+        !describe(view->ndim, view->shape, view->strides, &o) || o.op != 'T')
         return NULL;
-    *base = v->inputs[0];
-    return v;
+    if (c != a) { /* transpose(conj(x)): conj(x) is read through the view only, x lies as it is */
+        const loom_walk_node *cv = &w->v[loom__walk_at(w, c)];
+        const loom_array *x = c->inputs[0];
+        if (cv->nconsumers != 1 || cv->requested || cv->materialize ||
+            (!loom__is_input(x) && x->op == LOOM_OP_VIEW))
+            return NULL;
+        *base = x;
+        return view;
+    }
+    *base = view->inputs[0];
+    return view;
+}
+
+/* An operand t * x (t a scalar, x of the operand's dtype and shape) that nothing else reads:
+ * cuBLAS reads x and t joins alpha. Returns x and sets *factor, else returns a. */
+static const loom_array *unscaled(const loom_walk *w, const loom_array *a,
+                                  const loom_array **factor)
+{
+    *factor = NULL;
+    if (loom__is_input(a) || a->op != LOOM_OP_MULTIPLY || a->cdtype != a->dtype)
+        return a;
+    const loom_walk_node *v = &w->v[loom__walk_at(w, a)];
+    if (v->nconsumers != 1 || v->requested || v->materialize)
+        return a;
+    for (int k = 0; k < 2; k++) {
+        const loom_array *t = a->inputs[k], *x = a->inputs[1 - k];
+        if (t->op == LOOM_OP_SCALAR && x->op != LOOM_OP_SCALAR && x->dtype == a->dtype &&
+            x->ndim == a->ndim) {
+            *factor = t;
+            return x;
+        }
+    }
+    return a;
+}
+
+void loom__gemm_alpha(loom_gemm_args *g, const loom_walk *w)
+{
+    double re = 1, im = 0;
+    for (int i = 0; i < g->nfactors; i++) {
+        const loom_array *t = w->v[g->factor_node[i]].node;
+        double r = re * t->param.value.re - im * t->param.value.im;
+        im = re * t->param.value.im + im * t->param.value.re;
+        re = r;
+    }
+    g->alpha_re = re;
+    g->alpha_im = im;
 }
 
 /* The operand as a view of a value in memory: its layout and byte offset. */
@@ -82,7 +132,7 @@ static bool in_place(const loom_walk *w, const loom_array *a, operand *o)
 {
     int64_t strides[LOOM_MAXDIMS];
     const loom_walk_node *v = &w->v[loom__walk_at(w, a)];
-    const loom_array *base, *cv = v->materialize ? NULL : conj_of_transposed(a, &base);
+    const loom_array *base, *cv = v->materialize ? NULL : conj_of_transposed(w, a, &base);
     if (cv) {
         o->byte_offset = (size_t)cv->offset * loom_dtype_size((loom_dtype)cv->dtype);
         if (!describe(cv->ndim, cv->shape, cv->strides, o))
@@ -108,12 +158,16 @@ static bool in_place(const loom_walk *w, const loom_array *a, operand *o)
 static void operands_in_memory(loom_walk *w, int i)
 {
     for (int k = 0; k < 2; k++) {
-        loom_array *a = w->v[i].node->inputs[k];
+        const loom_array *factor, *a = unscaled(w, w->v[i].node->inputs[k], &factor);
+        if (factor)
+            w->v[loom__walk_at(w, w->v[i].node->inputs[k])].read_through = true;
         if (loom__is_input(a))
             continue;
         operand o;
         const loom_array *base;
-        if (conj_of_transposed(a, &base)) {
+        if (conj_of_transposed(w, a, &base)) {
+            if (a->op == LOOM_OP_VIEW) /* transpose(conj(x)) */
+                w->v[loom__walk_at(w, a->inputs[0])].read_through = true;
             if (!loom__is_input(base))
                 w->v[loom__walk_at(w, base)].materialize = true;
         } else if (a->op == LOOM_OP_VIEW && describe(a->ndim, a->shape, a->strides, &o)) {
@@ -129,7 +183,7 @@ static int buffer_of(const loom_walk *w, const loom_array *a)
 {
     int b = w->v[loom__walk_at(w, a)].buffer;
     const loom_array *base;
-    if (b < 0 && conj_of_transposed(a, &base))
+    if (b < 0 && conj_of_transposed(w, a, &base))
         return w->v[loom__walk_at(w, base)].buffer;
     if (b < 0 && a->op == LOOM_OP_VIEW)
         b = w->v[loom__walk_at(w, a->inputs[0])].buffer;
@@ -137,12 +191,15 @@ static int buffer_of(const loom_walk *w, const loom_array *a)
 }
 
 /* Appends the GEMM computing MATMUL node mm into plan buffer out; with beta_one, out already
- * holds an addend (a @ b + c). nodes/summary: what the step computes, for DOT and logs. */
+ * holds an addend (a @ b + c); scale: a scalar factor of the product or NULL. nodes/summary:
+ * what the step computes, for DOT and logs. */
 static int emit_gemm(const char *fn, loom_plan_builder *b, const loom_walk *w,
-                     const loom_array *mm, int out, bool beta_one, const loom_array *alpha,
+                     const loom_array *mm, int out, bool beta_one, const loom_array *scale,
                      const loom_array *const *nodes, int nnodes, const char *summary)
 {
-    const loom_array *a = mm->inputs[0], *bm = mm->inputs[1];
+    const loom_array *factors[3] = {scale, NULL, NULL};
+    const loom_array *a = unscaled(w, mm->inputs[0], &factors[1]);
+    const loom_array *bm = unscaled(w, mm->inputs[1], &factors[2]);
     int nd = mm->ndim;
     int64_t m = mm->shape[nd - 2], n = mm->shape[nd - 1], k = a->shape[nd - 1];
     if (mm->size == 0)
@@ -177,9 +234,11 @@ static int emit_gemm(const char *fn, loom_plan_builder *b, const loom_walk *w,
         .m = n, .n = m, .k = k, .batch = batch,
         .lda = ob.ld, .ldb = oa.ld, .ldc = n > 1 ? n : 1,
         .stride_a = ob.batch_stride, .stride_b = oa.batch_stride, .stride_c = m * n,
-        .scaled = alpha != NULL, .alpha_node = alpha ? loom__walk_at(w, alpha) : -1,
-        .alpha_re = alpha ? alpha->param.value.re : 1, .alpha_im = alpha ? alpha->param.value.im : 0,
     };
+    for (int i = 0; i < 3; i++)
+        if (factors[i])
+            l->args.gemm.factor_node[l->args.gemm.nfactors++] = loom__walk_at(w, factors[i]);
+    loom__gemm_alpha(&l->args.gemm, w);
     int step = loom__plan_next_step(b) - 1;
     l->workspace_bytes = GEMM_WORKSPACE_BYTES;
     l->workspace = loom__plan_scratch(b, fn, l->workspace_bytes, step, step);

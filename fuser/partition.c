@@ -105,6 +105,8 @@ static void decide(loom_walk *w, const loom_fuse_options *o)
             v->materialize = v->requested || v->materialize; /* a scan may read it */
             continue;
         }
+        if (v->read_through && o->fuse)
+            continue;
         bool ew = place == LOOM_PLACE_ELEMENTWISE;
         inline_cost(w, v);
         if (ew && (v->ops > o->max_ops || v->reads > o->max_inputs)) {

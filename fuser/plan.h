@@ -119,9 +119,11 @@ typedef struct loom_gemm_args {
     int8_t dtype;             /* of A, B and C (loom_dtype) */
     int8_t op_a, op_b;        /* 'N', 'T' or 'C' */
     bool beta_one;            /* C holds the addend (beta = 1) instead of being overwritten */
-    bool scaled;              /* alpha is alpha_re + i alpha_im (read from the scalar node at
-                                 walk index alpha_node when a cached plan is rebound), else 1 */
-    int alpha_node;
+    int8_t nfactors;          /* scalar factors folded into alpha: with any, alpha is
+                                 alpha_re + i alpha_im, their product (recomputed from the scalar
+                                 nodes at walk indices factor_node when a cached plan is rebound),
+                                 else 1 */
+    int factor_node[3];       /* s * ((t * a) @ (u * b)): s, t and u */
     double alpha_re, alpha_im;
     int64_t m, n, k, batch;
     int64_t lda, ldb, ldc;
@@ -277,6 +279,8 @@ int loom__plan_key(const struct loom_walk *w, const loom_fuse_options *opts, cha
 /* Points a plan built for one graph at another graph with the same key: buffer nodes and the
  * value arguments read from nodes (scalars, generator parameters). */
 void loom__plan_rebind(loom_plan *plan, const struct loom_walk *w);
+/* Sets g's alpha to the product of its folded scalar factors, read from w's nodes. */
+void loom__gemm_alpha(loom_gemm_args *g, const struct loom_walk *w);
 /* Writes a value argument from its node. */
 void loom__karg_refill(loom_karg *a, const loom_array *node);
 

@@ -43,12 +43,8 @@ void loom__plan_rebind(loom_plan *p, const loom_walk *w)
             p->buffers[b].node = w->v[p->buffers[b].walk_index].node;
     for (int k = 0; k < p->nsteps; k++) {
         loom_step *s = &p->steps[k];
-        if (s->kind == LOOM_STEP_LIBRARY && s->lib.routine == LOOM_LIB_CUBLAS_GEMM &&
-            s->lib.args.gemm.scaled) {
-            const loom_array *alpha = w->v[s->lib.args.gemm.alpha_node].node;
-            s->lib.args.gemm.alpha_re = alpha->param.value.re;
-            s->lib.args.gemm.alpha_im = alpha->param.value.im;
-        }
+        if (s->kind == LOOM_STEP_LIBRARY && s->lib.routine == LOOM_LIB_CUBLAS_GEMM)
+            loom__gemm_alpha(&s->lib.args.gemm, w);
     }
     for (int k = 0; k < p->nsteps; k++)
         for (int i = 0; p->steps[k].kind == LOOM_STEP_KERNEL && i < p->steps[k].kernel.nargs; i++) {

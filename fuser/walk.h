@@ -20,6 +20,8 @@ typedef struct loom_walk_node {
     bool viewed;      /* the base of a VIEW: consumers index it differently */
     bool requested;
     bool materialize; /* a kernel writes it to memory */
+    bool read_through; /* fused: its one consumer, a library step, reads its input in its place
+                          (2 * a or conj(a) as a GEMM operand), so nothing computes it */
     int ops, reads;   /* cost of computing it inline: ops, buffers read (upper bounds) */
     int depth;        /* inlined elementwise ops since the last materialised value */
     int kernel_ops;   /* ops its kernel computes for it, when materialised */

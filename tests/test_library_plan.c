@@ -110,7 +110,7 @@ static void test_alpha(void)
     loom_array *b = test_input(2, (int64_t[]){4, 5}, LOOM_FLOAT32);
     loom_array *y = loom_mul_scalar(loom__matmul("test", a, b), 3.0);
     loom_plan *p = plan_of(y, true);
-    CHECK(p && p->nsteps == 1 && gemm_of(p) && gemm_of(p)->scaled && gemm_of(p)->alpha_re == 3.0);
+    CHECK(p && p->nsteps == 1 && gemm_of(p) && gemm_of(p)->nfactors == 1 && gemm_of(p)->alpha_re == 3.0);
     CHECK(p && p->buffers[p->outputs[0]].role == LOOM_BUF_OUTPUT &&
           p->steps[0].lib.buffer[2] == p->outputs[0]);
     loom_walk w;
@@ -124,14 +124,41 @@ static void test_alpha(void)
     loom__plan_free(p);
     /* then a consumer: the scaled product is written once and read by one kernel */
     p = plan_of(loom_add_scalar(loom_mul_scalar(loom__matmul("test", a, b), 2.0), 1.0), true);
-    CHECK(p && p->nsteps == 2 && gemm_of(p) && gemm_of(p)->scaled);
+    CHECK(p && p->nsteps == 2 && gemm_of(p) && gemm_of(p)->nfactors == 1);
     loom__plan_free(p);
     /* a complex factor makes the result complex: no alpha; unfused: none either */
     p = plan_of(loom_multiply(loom__matmul("test", a, b), loom_scalar_complex(1.0, 2.0)), true);
-    CHECK(p && gemm_of(p) && !gemm_of(p)->scaled && count(p, LOOM_STEP_KERNEL) == 1);
+    CHECK(p && gemm_of(p) && !gemm_of(p)->nfactors && count(p, LOOM_STEP_KERNEL) == 1);
     loom__plan_free(p);
     p = plan_of(y, false);
-    CHECK(p && gemm_of(p) && !gemm_of(p)->scaled && count(p, LOOM_STEP_KERNEL) == 1);
+    CHECK(p && gemm_of(p) && !gemm_of(p)->nfactors && count(p, LOOM_STEP_KERNEL) == 1);
+    loom__plan_free(p);
+    loom_scope_end();
+}
+
+/* Scalar factors of the operands join alpha: cuBLAS reads a and b, nothing is written first. */
+static void test_operand_factors(void)
+{
+    loom_scope_begin();
+    loom_array *a = test_input(2, (int64_t[]){6, 4}, LOOM_COMPLEX64);
+    loom_array *b = test_input(2, (int64_t[]){4, 5}, LOOM_COMPLEX64);
+    loom_array *a2 = loom_mul_scalar(a, 2.0);
+    loom_array *y = loom_multiply(loom_scalar_complex(0.0, 3.0),
+                                  loom__matmul("test", a2, loom_mul_scalar(b, -0.5)));
+    loom_plan *p = plan_of(y, true);
+    CHECK(p && p->nsteps == 1 && gemm_of(p) && gemm_of(p)->nfactors == 3 &&
+          gemm_of(p)->alpha_re == 0.0 && gemm_of(p)->alpha_im == -3.0);
+    CHECK(p && p->buffers[p->steps[0].lib.buffer[1]].node == a); /* a itself, not 2 * a */
+    loom__plan_free(p);
+    /* 2 * a also requested: it is written anyway, and read as it is */
+    p = test_plan((loom_array *[]){loom__matmul("test", a2, b), a2}, 2, true);
+    CHECK(p && gemm_of(p) && gemm_of(p)->nfactors == 0 && count(p, LOOM_STEP_KERNEL) == 1);
+    loom__plan_free(p);
+    /* a factor that changes the dtype (a complex scalar times a real matrix) is no factor */
+    loom_array *r = test_input(2, (int64_t[]){6, 4}, LOOM_FLOAT32);
+    loom_array *rb = test_input(2, (int64_t[]){4, 5}, LOOM_COMPLEX64);
+    p = plan_of(loom__matmul("test", loom_multiply(r, loom_scalar_complex(1.0, 1.0)), rb), true);
+    CHECK(p && gemm_of(p) && gemm_of(p)->nfactors == 0 && count(p, LOOM_STEP_KERNEL) == 1);
     loom__plan_free(p);
     loom_scope_end();
 }
@@ -180,6 +207,16 @@ static void test_layouts(void)
     g = gemm_of(p);
     CHECK(g && g->op_a == 'C' && g->op_b == 'N' && g->lda == 7 && g->m == 3 && g->k == 7);
     CHECK_EQ_INT(count(p, LOOM_STEP_KERNEL), 0);
+    loom__plan_free(p);
+    loom_array *cbc = loom_conjugate(cb), *cbh = loom_transpose(cbc, NULL);
+    p = plan_of(loom__matmul("test", ca, cbh), true);
+    g = gemm_of(p);
+    CHECK(g && g->op_a == 'C' && g->lda == 7 && count(p, LOOM_STEP_KERNEL) == 0);
+    loom__plan_free(p);
+    /* conj(cb) also requested: written once, and the product reads it transposed */
+    p = test_plan((loom_array *[]){loom__matmul("test", ca, cbh), cbc}, 2, true);
+    g = gemm_of(p);
+    CHECK(g && g->op_a == 'T' && count(p, LOOM_STEP_KERNEL) == 1);
     loom__plan_free(p);
     loom_array *cc = test_input(2, (int64_t[]){7, 3}, LOOM_COMPLEX128);
     p = plan_of(loom__matmul("test", ca, loom_conjugate(cc)), true);
@@ -256,6 +293,7 @@ int main(void)
     test_layouts();
     test_beta();
     test_alpha();
+    test_operand_factors();
     test_batches();
     test_dot_cluster();
     return check_summary("test_library_plan");

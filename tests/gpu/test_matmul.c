@@ -639,6 +639,9 @@ static void test_matmul_complex_and_mixed(void)
         check_matmul("hermitian right, conj of transpose", a,
                      conj_of(view(bt, loom_transpose(bt.a, NULL))));
         check_matmul("conj batch", conj_of(rnd(cx[t], 3, SH(3, 7, 13))), rnd(cx[t], 3, SH(3, 13, 5)));
+        opnd h3 = conj_of(rnd(cx[t], 3, SH(3, 5, 13)));
+        check_matmul("hermitian batch right", rnd(cx[t], 3, SH(3, 7, 13)),
+                     view(h3, loom_swapaxes(h3.a, -1, -2)));
         case_end();
     }
     case_begin();
@@ -969,6 +972,13 @@ static loom_array *mm_plus_c(loom_array *const *in) { return loom_add(loom_matmu
 static double alpha_value;
 static loom_array *mm_scaled(loom_array *const *in) { return loom_mul_scalar(loom_matmul(in[0], in[1]), alpha_value); }
 
+/* s * ((2 * a) @ (b * -0.5)): every factor joins alpha when fused (powers of 2: exact) */
+static loom_array *mm_factors(loom_array *const *in)
+{
+    return loom_mul_scalar(loom_matmul(loom_mul_scalar(in[0], 2.0), loom_mul_scalar(in[1], -0.5)),
+                           alpha_value);
+}
+
 static loom_array *mm_sum0(loom_array *const *in) { return loom_sum(loom_matmul(in[0], in[1]), (int[]){0}, 1, false); }
 
 static loom_array *mm_sum1(loom_array *const *in) { return loom_sum(loom_matmul(in[0], in[1]), (int[]){1}, 1, false); }
@@ -1029,6 +1039,10 @@ static void test_fused(void)
         }
         fused_and_unfused(t ? "-0.75 * (a @ b) (same plan, new alpha)" : "2.5 * (a @ b)", mm_scaled,
                           in, &ys);
+        for (int64_t i = 0; i < ys.n; i++)
+            ys.re[i] = -ys.re[i];
+        fused_and_unfused(t ? "-0.75 * ((2 * a) @ (b * -0.5)) (same plan)" : "2.5 * ((2 * a) @ (b * -0.5))",
+                          mm_factors, in, &ys);
         expect_free(&ys);
     }
     /* 2 * relu(c + bias): relu is 1-Lipschitz, so c's error plus the add's rounding, doubled */
