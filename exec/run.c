@@ -1,6 +1,7 @@
 /* The executor: uploads host leaves, plans, allocates, compiles (through the caches) and
  * launches on the current stream; then hands each result its buffer. */
 #include "plancache.h"
+#include "steps.h"
 #include "fuser/dot_plan.h"
 
 #include <pthread.h>
@@ -241,6 +242,7 @@ static int eval_arrays(const char *fn, loom_array *const *arrays, int n)
     if (!pending)
         return LOOM_OK;
     loom__mempool_set_reclaim(reclaim);
+    loom__set_epilogue_probe(loom__cublaslt_epilogue_wins);
     pthread_mutex_lock(&eval_lock);
     evaluating = true;
     rc = eval_locked(fn, arrays, n);

@@ -7,6 +7,8 @@ int loom__library_prepare(const char *fn, const loom_libcall *l, int device)
     switch (l->routine) {
     case LOOM_LIB_CUBLAS_GEMM:
         return loom__cublas_prepare(fn, device);
+    case LOOM_LIB_CUBLASLT_MATMUL:
+        return loom__cublaslt_prepare(fn, device);
     case LOOM_LIB_CUSOLVER_SYEVD:
     case LOOM_LIB_CUSOLVER_POTRF:
         return loom__cusolver_prepare(fn, device);
@@ -21,6 +23,8 @@ int loom__library_run(const char *fn, const loom_libcall *l, int device, void *c
     switch (l->routine) {
     case LOOM_LIB_CUBLAS_GEMM:
         return loom__cublas_gemm(fn, l, device, addr, st);
+    case LOOM_LIB_CUBLASLT_MATMUL:
+        return loom__cublaslt_matmul(fn, l, device, addr, st);
     case LOOM_LIB_CUSOLVER_SYEVD:
         return loom__cusolver_syevd(fn, l, device, addr, st);
     case LOOM_LIB_CUSOLVER_POTRF:

@@ -50,6 +50,13 @@ int loom__library_run(const char *fn, const loom_libcall *l, int device, void *c
 int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *const *addr,
                       cudaStream_t st);
 
+/* cublasLt (exec/cublaslt.c): the device's handle, a product with its bias (relu) epilogue,
+ * and the measured probe deciding where that wins (loom_fuse_options.epilogue_wins). */
+int loom__cublaslt_prepare(const char *fn, int device);
+int loom__cublaslt_matmul(const char *fn, const loom_libcall *l, int device, void *const *addr,
+                          cudaStream_t st);
+bool loom__cublaslt_epilogue_wins(int device, const loom_gemm_args *g);
+
 /* cuSOLVER (exec/cusolver.c): the device's handle, and the eigen-decomposition. */
 int loom__cusolver_prepare(const char *fn, int device);
 int loom__cusolver_syevd(const char *fn, const loom_libcall *l, int device, void *const *addr,

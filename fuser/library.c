@@ -8,6 +8,8 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
      * (cublasSetWorkspace) and scalars are read from device memory. */
     [LOOM_LIB_CUBLAS_GEMM] = {"cublas gemm", true},
     /* syevd waits on the host for its tridiagonal stage's results. */
+    /* cublasLt likewise, with the workspace given to each call and host scalars. */
+    [LOOM_LIB_CUBLASLT_MATMUL] = {"cublasLt matmul", true},
     [LOOM_LIB_CUSOLVER_SYEVD] = {"cusolver syevd", false},
     /* Not captured yet: its workspace is taken from the pool when it runs. */
     [LOOM_LIB_CUSOLVER_POTRF] = {"cusolver potrf", false},

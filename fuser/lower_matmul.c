@@ -190,14 +190,21 @@ static int buffer_of(const loom_walk *w, const loom_array *a)
     return b;
 }
 
-/* Appends the GEMM computing MATMUL node mm into plan buffer out; with beta_one, out already
- * holds an addend (a @ b + c); scale: a scalar factor of the product or NULL. nodes/summary:
- * what the step computes, for DOT and logs. */
+/* What a GEMM step computes besides the product. */
+typedef struct gemm_extras {
+    bool beta_one;             /* the output buffer already holds an addend (a @ b + c) */
+    const loom_array *scale;   /* a scalar factor of the product, or NULL */
+    const loom_array *bias;    /* cublasLt's epilogue: a vector added to every row, or NULL */
+    bool relu;                 /* ... then relu */
+} gemm_extras;
+
+/* Appends the GEMM computing MATMUL node mm (with x's extras) into plan buffer out.
+ * nodes/summary: what the step computes, for DOT and logs. */
 static int emit_gemm(const char *fn, loom_plan_builder *b, const loom_walk *w,
-                     const loom_array *mm, int out, bool beta_one, const loom_array *scale,
+                     const loom_array *mm, int out, gemm_extras x,
                      const loom_array *const *nodes, int nnodes, const char *summary)
 {
-    const loom_array *factors[3] = {scale, NULL, NULL};
+    const loom_array *factors[3] = {x.scale, NULL, NULL};
     const loom_array *a = unscaled(w, mm->inputs[0], &factors[1]);
     const loom_array *bm = unscaled(w, mm->inputs[1], &factors[2]);
     int nd = mm->ndim;
@@ -222,15 +229,19 @@ static int emit_gemm(const char *fn, loom_plan_builder *b, const loom_walk *w,
     if (!s)
         return -1;
     loom_libcall *l = &s->lib;
-    l->routine = LOOM_LIB_CUBLAS_GEMM;
-    l->nbuffers = 3;
+    l->routine = x.bias ? LOOM_LIB_CUBLASLT_MATMUL : LOOM_LIB_CUBLAS_GEMM;
+    l->nbuffers = x.bias ? 4 : 3;
+    if (x.bias)
+        l->buffer[3] = w->v[loom__walk_at(w, x.bias)].buffer;
     l->buffer[0] = ob.buffer;
     l->byte_offset[0] = ob.byte_offset;
     l->buffer[1] = oa.buffer;
     l->byte_offset[1] = oa.byte_offset;
     l->buffer[2] = out;
     l->args.gemm = (loom_gemm_args){
-        .dtype = mm->dtype, .op_a = ob.op, .op_b = oa.op, .beta_one = beta_one,
+        .dtype = mm->dtype, .op_a = ob.op, .op_b = oa.op, .beta_one = x.beta_one,
+        .epilogue = !x.bias ? LOOM_EPILOGUE_NONE : x.relu ? LOOM_EPILOGUE_RELU_BIAS
+                                                           : LOOM_EPILOGUE_BIAS,
         .m = n, .n = m, .k = k, .batch = batch,
         .lda = ob.ld, .ldb = oa.ld, .ldc = n > 1 ? n : 1,
         .stride_a = ob.batch_stride, .stride_b = oa.batch_stride, .stride_c = m * n,
@@ -253,7 +264,7 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     (void)nroots;
     (void)persistent;
     const loom_walk_node *v = &w->v[roots[0]];
-    return emit_gemm(fn, b, w, v->node, v->buffer, false, NULL,
+    return emit_gemm(fn, b, w, v->node, v->buffer, (gemm_extras){0},
                      (const loom_array *const[]){v->node}, 1, "matmul");
 }
 
@@ -291,7 +302,7 @@ static int lower_beta(const char *fn, loom_plan_builder *b, const loom_walk *w, 
         return -1;
     s->copy = (loom_copy){.dst = v->buffer, .src = w->v[loom__walk_at(w, c)].buffer,
                           .bytes = (size_t)c->size * loom_dtype_size((loom_dtype)c->dtype)};
-    return emit_gemm(fn, b, w, mm, v->buffer, true, NULL,
+    return emit_gemm(fn, b, w, mm, v->buffer, (gemm_extras){.beta_one = true},
                      (const loom_array *const[]){mm, v->node}, 2, "matmul add (beta)");
 }
 
@@ -312,11 +323,121 @@ static int lower_alpha(const char *fn, loom_plan_builder *b, const loom_walk *w,
     (void)persistent;
     const loom_walk_node *v = &w->v[roots[0]];
     const loom_array *alpha, *mm = product_of(v->node, &alpha);
-    return emit_gemm(fn, b, w, mm, v->buffer, false, alpha,
+    return emit_gemm(fn, b, w, mm, v->buffer, (gemm_extras){.scale = alpha},
                      (const loom_array *const[]){mm, v->node}, 2, "matmul scale (alpha)");
 }
 
 static const loom_lowering scaled = {LOOM_PLACE_ALONE, alpha_inputs_in_memory, lower_alpha, NULL};
+
+/* ---- relu(a @ b + bias): cublasLt's epilogue, where a measured probe says it wins ---- */
+
+/* The addition of relu(add) (maximum(add, 0), 0 a scalar), or NULL. */
+static const loom_array *relu_input(const loom_array *y)
+{
+    if (y->op != LOOM_OP_MAXIMUM || y->ninputs != 2)
+        return NULL;
+    for (int k = 0; k < 2; k++) {
+        const loom_array *z = y->inputs[1 - k];
+        if (z->op == LOOM_OP_SCALAR && z->param.value.re == 0 && z->param.value.im == 0 &&
+            y->inputs[k]->dtype == y->dtype)
+            return y->inputs[k];
+    }
+    return NULL;
+}
+
+/* The vector a bias is, broadcast along the rows of a 2-D product: a 1-D value, read through
+ * the broadcast view that adding it makes (rows at stride 0), or NULL. */
+static const loom_array *bias_vector(const loom_array *bias)
+{
+    if (!loom__is_input(bias) && bias->op == LOOM_OP_VIEW && bias->ndim == 2 &&
+        bias->offset == 0 && bias->strides[0] == 0 && bias->strides[1] == 1)
+        bias = bias->inputs[0];
+    bool vector = loom__is_input(bias) || (bias->op != LOOM_OP_VIEW && bias->op != LOOM_OP_SCALAR);
+    return vector && bias->ndim == 1 ? bias : NULL;
+}
+
+/* The root's product, bias and whether it ends in relu (root: the addition or its relu). */
+static const loom_array *biased_product(const loom_array *root, const loom_array **bias,
+                                        bool *relu)
+{
+    const loom_array *add = relu_input(root);
+    *relu = add != NULL;
+    const loom_array *mm = product_of(add ? add : root, bias);
+    *bias = bias_vector(*bias);
+    return mm;
+}
+
+static void lt_inputs_in_memory(loom_walk *w, int i)
+{
+    bool relu;
+    const loom_array *bias, *mm = biased_product(w->v[i].node, &bias, &relu);
+    operands_in_memory(w, loom__walk_at(w, mm));
+    loom__contiguous_in_memory(w, bias);
+}
+
+static int lower_lt(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
+                    int nroots, bool persistent)
+{
+    (void)nroots;
+    (void)persistent;
+    const loom_walk_node *v = &w->v[roots[0]];
+    bool relu;
+    const loom_array *bias, *mm = biased_product(v->node, &bias, &relu);
+    const loom_array *nodes[3] = {mm, relu ? relu_input(v->node) : v->node, v->node};
+    return emit_gemm(fn, b, w, mm, v->buffer, (gemm_extras){.bias = bias, .relu = relu}, nodes,
+                     relu ? 3 : 2, relu ? "matmul bias relu (cublasLt epilogue)"
+                                        : "matmul bias (cublasLt epilogue)");
+}
+
+static const loom_lowering lt_relu = {LOOM_PLACE_ALONE, lt_inputs_in_memory, lower_lt, NULL};
+
+/* The bias's relu, absorbed when the probe chose the relu epilogue. */
+static const loom_lowering *lt_relu_epilogue(const loom_walk *w, int consumer)
+{
+    const loom_array *add = relu_input(w->v[consumer].node);
+    return add && w->v[loom__walk_at(w, add)].nconsumers == 1 &&
+                   !w->v[loom__walk_at(w, add)].requested
+               ? &lt_relu
+               : NULL;
+}
+
+static const loom_lowering lt_bias = {LOOM_PLACE_ALONE, lt_inputs_in_memory, lower_lt,
+                                      lt_relu_epilogue};
+/* The same, for an addition whose consumers are not one relu (that decision was measured
+ * without relu). */
+static const loom_lowering lt_bias_only = {LOOM_PLACE_ALONE, lt_inputs_in_memory, lower_lt,
+                                           NULL};
+
+/* add = mm + bias with bias a vector along the product's last axis, of its dtype, in memory
+ * contiguously: cublasLt's bias epilogue applies when the probe measures it faster than the
+ * plain GEMM and Loom's kernel after it, for this shape and for relu when add's one consumer
+ * is relu(add). Returns that lowering or NULL. */
+static const loom_lowering *bias_epilogue(const loom_walk *w, const loom_array *add,
+                                          const loom_array *mm, const loom_array *bias)
+{
+    const loom_fuse_options *o = w->options;
+    loom_dtype dt = (loom_dtype)mm->dtype;
+    if (!o || o->lt_epilogue == 0 || (o->lt_epilogue < 0 && !o->epilogue_wins) || mm->ndim != 2 ||
+        mm->size == 0 ||
+        (dt != LOOM_FLOAT32 && dt != LOOM_FLOAT16 && dt != LOOM_BFLOAT16) ||
+        bias->dtype != mm->dtype || !bias_vector(bias) ||
+        bias_vector(bias)->shape[0] != mm->shape[1])
+        return NULL;
+    const loom_walk_node *av = &w->v[loom__walk_at(w, add)];
+    bool relu = false;
+    if (av->nconsumers == 1 && !av->requested)
+        for (int i = loom__walk_at(w, add) + 1; i < w->n && !relu; i++)
+            relu = relu_input(w->v[i].node) == add;
+    /* the shape class the probe measures: contiguous operands, as most products read */
+    const loom_array *a = mm->inputs[0];
+    loom_gemm_args g = {.dtype = mm->dtype, .op_a = 'N', .op_b = 'N',
+                        .epilogue = relu ? LOOM_EPILOGUE_RELU_BIAS : LOOM_EPILOGUE_BIAS,
+                        .m = mm->shape[1], .n = mm->shape[0], .k = a->shape[1], .batch = 1,
+                        .lda = mm->shape[1], .ldb = a->shape[1], .ldc = mm->shape[1]};
+    if (o->lt_epilogue < 0 && !o->epilogue_wins(mm->device, &g))
+        return NULL;
+    return relu ? &lt_bias : &lt_bias_only;
+}
 
 /* The product feeds only this consumer, which computes in the product's dtype. */
 static bool sole_same_dtype_input(const loom_walk *w, const loom_array *consumer,
@@ -331,6 +452,7 @@ static bool sole_same_dtype_input(const loom_walk *w, const loom_array *consumer
 
 /* A product consumed only by an addition of an addend of its shape and dtype that lies in
  * memory contiguously (not a broadcast: cuBLAS's C cannot be one) is computed with beta = 1;
+ * of a bias vector, with cublasLt's epilogue where it measures faster;
  * one consumed only by a multiplication by a scalar (a 0-d value, real or complex) is computed
  * with that scalar as alpha. */
 static const loom_lowering *epilogue(const loom_walk *w, int consumer)
@@ -343,10 +465,12 @@ static const loom_lowering *epilogue(const loom_walk *w, int consumer)
         return other->op == LOOM_OP_SCALAR && sole_same_dtype_input(w, y, mm) ? &scaled : NULL;
     if (y->op != LOOM_OP_ADD)
         return NULL;
+    if (!sole_same_dtype_input(w, y, mm))
+        return NULL;
     bool same = other->dtype == mm->dtype && other->ndim == mm->ndim && other->op != LOOM_OP_VIEW &&
                 other->op != LOOM_OP_SCALAR &&
                 memcmp(other->shape, mm->shape, (size_t)mm->ndim * sizeof *mm->shape) == 0;
-    return same && sole_same_dtype_input(w, y, mm) ? &beta : NULL;
+    return same ? &beta : bias_epilogue(w, y, mm, other);
 }
 
 const loom_lowering loom__lower_matmul = {LOOM_PLACE_ALONE, operands_in_memory, lower, epilogue};

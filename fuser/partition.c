@@ -3,17 +3,27 @@
  * lowering table (fuser/lower.h). */
 #include "lower.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+static _Atomic(bool (*)(int, const struct loom_gemm_args *)) epilogue_probe;
+
+void loom__set_epilogue_probe(bool (*probe)(int device, const struct loom_gemm_args *g))
+{
+    atomic_store(&epilogue_probe, probe);
+}
+
 loom_fuse_options loom__fuse_options_default(void)
 {
-    const char *env = getenv("LOOM_FUSE");
+    const char *env = getenv("LOOM_FUSE"), *lt = getenv("LOOM_LT_EPILOGUE");
     loom_fuse_options o = {
         .fuse = !(env && strcmp(env, "0") == 0),
         .max_ops = 256,
         .max_inputs = 32,
         .chain_depth = 64,
+        .epilogue_wins = atomic_load(&epilogue_probe),
+        .lt_epilogue = lt && strcmp(lt, "1") == 0 ? 1 : lt && strcmp(lt, "0") == 0 ? 0 : -1,
     };
     return o;
 }
@@ -91,6 +101,7 @@ static void alone_inputs_in_memory(loom_walk *w)
 
 static void decide(loom_walk *w, const loom_fuse_options *o)
 {
+    w->options = o;
     assign_lowerings(w, o);
     alone_inputs_in_memory(w);
     for (int i = 0; i < w->n; i++) {

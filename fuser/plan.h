@@ -103,6 +103,7 @@ typedef enum loom_lib_routine {
     LOOM_LIB_CUBLAS_GEMM = 0, /* cublasGemmStridedBatchedEx */
     LOOM_LIB_CUSOLVER_SYEVD,  /* cusolverDnXsyevd; cusolverDnXsyevBatched for stacks */
     LOOM_LIB_CUSOLVER_POTRF,  /* cusolverDnXpotrf per matrix */
+    LOOM_LIB_CUBLASLT_MATMUL, /* cublasLtMatmul with a bias (and relu) epilogue */
     LOOM_LIB_COUNT
 } loom_lib_routine;
 
@@ -112,6 +113,8 @@ typedef struct loom_lib_info {
 } loom_lib_info;
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r);
+
+enum { LOOM_EPILOGUE_NONE = 0, LOOM_EPILOGUE_BIAS, LOOM_EPILOGUE_RELU_BIAS };
 
 /* The arguments of a strided batched GEMM in cuBLAS's column-major terms: for b in [0, batch),
  * C_b = alpha * op_a(A_b) * op_b(B_b) + beta * C_b, C_b m x n with leading dimension ldc. */
@@ -125,6 +128,8 @@ typedef struct loom_gemm_args {
                                  else 1 */
     int factor_node[3];       /* s * ((t * a) @ (u * b)): s, t and u */
     double alpha_re, alpha_im;
+    int8_t epilogue;          /* LOOM_LIB_CUBLASLT_MATMUL: LOOM_EPILOGUE_BIAS adds operand 3 (a
+                                 vector of m) to every column of C; _RELU_BIAS then takes relu */
     int64_t m, n, k, batch;
     int64_t lda, ldb, ldc;
     int64_t stride_a, stride_b, stride_c; /* elements between batch members; 0 broadcasts */
@@ -226,7 +231,14 @@ typedef struct loom_fuse_options {
     int max_ops;        /* ops per kernel before a split */
     int max_inputs;     /* buffers read per kernel before a split */
     int chain_depth;    /* loop-carried chains are cut every chain_depth ops */
+    /* Whether cublasLt's epilogue (g->epilogue) beats the plain GEMM plus the kernel after it
+     * on device: a measured probe (exec/cublaslt.c), whose answers are cached. NULL: never. */
+    bool (*epilogue_wins)(int device, const struct loom_gemm_args *g);
+    int lt_epilogue;    /* LOOM_LT_EPILOGUE: 1 always use it, 0 never, -1 (unset) ask the probe */
 } loom_fuse_options;
+
+/* The probe loom__fuse_options_default puts in epilogue_wins (exec registers it). */
+void loom__set_epilogue_probe(bool (*probe)(int device, const struct loom_gemm_args *g));
 
 /* Defaults, with LOOM_FUSE read from the environment. */
 loom_fuse_options loom__fuse_options_default(void);

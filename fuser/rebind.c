@@ -65,7 +65,7 @@ int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, s
     sb.cap = (size_t)w->n * 48 + 64; /* most nodes need less: one allocation, no regrowth */
     sb.data = malloc(sb.cap);
     sb.failed = !sb.data;
-    int32_t opts[4] = {o->fuse, o->max_ops, o->max_inputs, o->chain_depth};
+    int32_t opts[5] = {o->fuse, o->max_ops, o->max_inputs, o->chain_depth, o->lt_epilogue};
     put(&sb, opts, sizeof opts);
     for (int i = 0; i < w->n; i++) {
         const loom_walk_node *v = &w->v[i];

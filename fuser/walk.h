@@ -32,6 +32,7 @@ typedef struct loom_walk_node {
 
 struct loom_walk {
     int n;
+    const struct loom_fuse_options *options; /* while planning: what lowerings may ask */
     int nedges;        /* inputs of all computed nodes: depth-first stacks need n + nedges */
     loom_walk_node *v; /* topological order: inputs before consumers */
     loom_ptrmap index; /* node -> position in v */

@@ -62,6 +62,102 @@ static void test_epilogue_fuses(void)
     loom_scope_end();
 }
 
+/* The probe of cublasLt's epilogue, answering as told and recording what it was asked. */
+static bool probe_answer;
+static int probe_calls;
+static loom_gemm_args probe_asked;
+
+static bool probe(int device, const loom_gemm_args *g)
+{
+    (void)device;
+    probe_calls++;
+    probe_asked = *g;
+    return probe_answer;
+}
+
+static loom_plan *plan_probed(loom_array *y, bool wins)
+{
+    loom_fuse_options o = loom__fuse_options_default();
+    o.epilogue_wins = probe;
+    o.lt_epilogue = -1;
+    probe_answer = wins;
+    probe_calls = 0;
+    return loom__plan_build("test", &y, 1, &o);
+}
+
+/* Where the probe says cublasLt's epilogue wins, relu(a @ b + bias) is one cublasLt step; a
+ * consumer after it is one kernel; where it loses, the GEMM and one kernel as before. */
+static void test_lt_epilogue(void)
+{
+    loom_scope_begin();
+    loom_array *a = test_input(2, (int64_t[]){64, 32}, LOOM_FLOAT32);
+    loom_array *b = test_input(2, (int64_t[]){32, 48}, LOOM_FLOAT32);
+    loom_array *bias = test_input(1, (int64_t[]){48}, LOOM_FLOAT32);
+    loom_array *z = loom_add(loom__matmul("test", a, b), bias);
+    loom_array *y = loom_maximum_scalar(z, 0.0);
+    loom_plan *p = plan_probed(y, true);
+    CHECK(p && p->nsteps == 1 && p->steps[0].kind == LOOM_STEP_LIBRARY &&
+          p->steps[0].lib.routine == LOOM_LIB_CUBLASLT_MATMUL);
+    CHECK(probe_calls == 1 && probe_asked.epilogue == LOOM_EPILOGUE_RELU_BIAS &&
+          probe_asked.m == 48 && probe_asked.n == 64 && probe_asked.k == 32);
+    if (p && p->nsteps == 1) {
+        const loom_libcall *l = &p->steps[0].lib;
+        CHECK(l->args.gemm.epilogue == LOOM_EPILOGUE_RELU_BIAS && l->nbuffers == 4);
+        CHECK(p->buffers[l->buffer[3]].node == bias && l->buffer[2] == p->outputs[0]);
+    }
+    loom__plan_free(p);
+    p = plan_probed(loom_mul_scalar(y, 2.0), true);
+    CHECK(p && p->nsteps == 2 && p->steps[0].lib.routine == LOOM_LIB_CUBLASLT_MATMUL &&
+          count(p, LOOM_STEP_KERNEL) == 1);
+    loom__plan_free(p);
+    /* a bias alone (no relu after it) asks about the bias epilogue */
+    p = plan_probed(loom_sin(z), true);
+    CHECK(probe_asked.epilogue == LOOM_EPILOGUE_BIAS && p && p->nsteps == 2 &&
+          p->steps[0].lib.args.gemm.epilogue == LOOM_EPILOGUE_BIAS);
+    loom__plan_free(p);
+    /* the probe says no: the GEMM, then one kernel */
+    p = plan_probed(y, false);
+    CHECK(p && p->nsteps == 2 && p->steps[0].lib.routine == LOOM_LIB_CUBLAS_GEMM &&
+          count(p, LOOM_STEP_KERNEL) == 1);
+    loom__plan_free(p);
+    /* float64, a bias of another dtype, a batch: never asked */
+    loom_array *a64 = test_input(2, (int64_t[]){64, 32}, LOOM_FLOAT64);
+    loom_array *b64 = test_input(2, (int64_t[]){32, 48}, LOOM_FLOAT64);
+    p = plan_probed(loom_add(loom__matmul("test", a64, b64), loom_astype(bias, LOOM_FLOAT64)), true);
+    CHECK(p && probe_calls == 0);
+    loom__plan_free(p);
+    loom_array *a3 = test_input(3, (int64_t[]){2, 64, 32}, LOOM_FLOAT32);
+    p = plan_probed(loom_add(loom__matmul("test", a3, b), bias), true);
+    CHECK(p && probe_calls == 0);
+    loom__plan_free(p);
+    /* unfused: never asked */
+    loom_fuse_options o = loom__fuse_options_default();
+    o.fuse = false;
+    o.epilogue_wins = probe;
+    o.lt_epilogue = -1;
+    probe_calls = 0;
+    p = loom__plan_build("test", &y, 1, &o);
+    CHECK(p && probe_calls == 0 && count(p, LOOM_STEP_KERNEL) == 2);
+    loom__plan_free(p);
+    /* LOOM_LT_EPILOGUE=1 takes the epilogue without asking (no probe at all), =0 never */
+    setenv("LOOM_LT_EPILOGUE", "1", 1);
+    o = loom__fuse_options_default();
+    o.epilogue_wins = NULL;
+    p = loom__plan_build("test", &y, 1, &o);
+    CHECK(o.lt_epilogue == 1 && p && p->nsteps == 1 &&
+          p->steps[0].lib.routine == LOOM_LIB_CUBLASLT_MATMUL);
+    loom__plan_free(p);
+    setenv("LOOM_LT_EPILOGUE", "0", 1);
+    o = loom__fuse_options_default();
+    o.epilogue_wins = probe;
+    probe_calls = 0;
+    p = loom__plan_build("test", &y, 1, &o);
+    CHECK(o.lt_epilogue == 0 && p && probe_calls == 0 && p->nsteps == 2);
+    loom__plan_free(p);
+    unsetenv("LOOM_LT_EPILOGUE");
+    loom_scope_end();
+}
+
 /* a @ b + c with c of the product's shape in memory: c is copied into the result, then the
  * GEMM adds the product with beta = 1 (no kernel); a broadcast addend fuses as an epilogue. */
 static void test_beta(void)
@@ -293,6 +389,7 @@ int main(void)
     test_layouts();
     test_beta();
     test_alpha();
+    test_lt_epilogue();
     test_operand_factors();
     test_batches();
     test_dot_cluster();

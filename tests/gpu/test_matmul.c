@@ -965,6 +965,11 @@ static loom_array *relu_bias2(loom_array *const *in)
     return loom_mul_scalar(loom_maximum_scalar(loom_add(loom_matmul(in[0], in[1]), in[2]), 0.0), 2.0);
 }
 
+static loom_array *relu_bias(loom_array *const *in)
+{
+    return loom_maximum_scalar(loom_add(loom_matmul(in[0], in[1]), in[2]), 0.0);
+}
+
 /* a @ b + c with c of the product's shape: cuBLAS's beta when fused */
 static loom_array *mm_plus_c(loom_array *const *in) { return loom_add(loom_matmul(in[0], in[1]), in[3]); }
 
@@ -1053,6 +1058,35 @@ static void test_fused(void)
         y.tol[i] = 2 * (c.tol[i] + u * (fabs(c.re[i]) + fabs(bv)));
     }
     fused_and_unfused("relu(a @ b + bias) * 2 (300,200)@(200,257)", relu_bias2, in, &y);
+    /* relu(a @ b + bias) with cublasLt's epilogue forced (LOOM_LT_EPILOGUE=1) and refused (0);
+     * a NaN in row 0 of a makes row 0 NaN, as NumPy's maximum propagates it */
+    float *anan = malloc((size_t)(m * k) * sizeof *anan);
+    for (int64_t i = 0; i < m * k; i++)
+        anan[i] = (float)a.h.base->re[i];
+    anan[0] = NAN;
+    loom_array *an = loom_asarray(anan, LOOM_FLOAT32, 2, SH(m, k));
+    free(anan);
+    loom_array *in_nan[4] = {an, b.a, bias.a, cc.a};
+    for (int64_t i = 0; i < y.n; i++) {
+        y.re[i] /= 2;
+        y.tol[i] /= 2;
+    }
+    for (int forced = 1; forced >= 0; forced--) {
+        setenv("LOOM_LT_EPILOGUE", forced ? "1" : "0", 1);
+        fused_and_unfused(forced ? "relu(a @ b + bias), cublasLt epilogue"
+                                 : "relu(a @ b + bias), no cublasLt epilogue",
+                          relu_bias, in, &y);
+        for (int64_t j = 0; j < n; j++)
+            y.re[j] = NAN;
+        fused_and_unfused(forced ? "relu(a @ b + bias), NaN row, cublasLt epilogue"
+                                 : "relu(a @ b + bias), NaN row, no cublasLt epilogue",
+                          relu_bias, in_nan, &y);
+        for (int64_t j = 0; j < n; j++) {
+            double s0 = c.re[j] + bias.h.base->re[j];
+            y.re[j] = s0 > 0 ? s0 : 0;
+        }
+    }
+    unsetenv("LOOM_LT_EPILOGUE");
     expect_free(&y);
     /* sums of c: their elements' errors plus the sum's own */
     for (int axis = 0; axis < 2; axis++) {
