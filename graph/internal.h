@@ -54,10 +54,12 @@ typedef struct loom_opinfo {
 
 extern const loom_opinfo loom__ops[LOOM_OP_COUNT];
 
-/* Random generators are the GEN ops from RANDOM_UNIFORM to RANDOM_WALD in ops.def. */
+/* Random generators are the GEN ops from RANDOM_UNIFORM to RANDOM_WALD and from
+ * RANDOM_BINOMIAL to RANDOM_VONMISES in ops.def. */
 static inline bool loom__is_random(int op)
 {
-    return op >= LOOM_OP_RANDOM_UNIFORM && op <= LOOM_OP_RANDOM_WALD;
+    return (op >= LOOM_OP_RANDOM_UNIFORM && op <= LOOM_OP_RANDOM_WALD) ||
+           (op >= LOOM_OP_RANDOM_BINOMIAL && op <= LOOM_OP_RANDOM_VONMISES);
 }
 
 /* Device memory holding one array's value, C-contiguous. Owned by exec/: graph/ only drops

@@ -114,8 +114,11 @@ int loom__random_nparams(int op)
     case LOOM_OP_RANDOM_GEOMETRIC:
     case LOOM_OP_RANDOM_STANDARD_T:
     case LOOM_OP_RANDOM_POISSON:
+    case LOOM_OP_RANDOM_LOGSERIES:
+    case LOOM_OP_RANDOM_ZIPF:
         return 1;
     case LOOM_OP_RANDOM_TRIANGULAR:
+    case LOOM_OP_RANDOM_HYPERGEOMETRIC:
         return 3;
     default:
         return 2;

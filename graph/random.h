@@ -29,6 +29,13 @@ loom_array *loom__draw_normal(const char *fn, loom_rng *rng, double loc, double 
                               const int64_t *shape, loom_dtype dtype);
 loom_array *loom__draw_integers(const char *fn, loom_rng *rng, int64_t low, int64_t high,
                                 bool endpoint, int ndim, const int64_t *shape, loom_dtype dtype);
+/* Records NumPy's message reason under fn; NULL. */
+loom_array *loom__random_bad(const char *fn, const char *reason);
+/* A distribution of counts (int64, NumPy's result, or int32) with parameters a, b, c, the
+ * dtype checked with NumPy's message. */
+loom_array *loom__random_discrete(const char *fn, loom_rng *rng, loom_op op, int ndim,
+                                  const int64_t *shape, loom_dtype dtype, double a, double b,
+                                  double c);
 /* Restarts rng's stream: key seed, offset 0. */
 void loom__rng_reseed(loom_rng *rng, uint64_t seed);
 /* How many of param.random's a, b, c the op uses (for DOT). */

@@ -10,7 +10,7 @@
 /* NumPy's limit on a Poisson mean: INT64_MAX - 10 sqrt(INT64_MAX). */
 #define POISSON_LAM_MAX 9.223372006484771e18
 
-static loom_array *bad(const char *fn, const char *reason)
+loom_array *loom__random_bad(const char *fn, const char *reason)
 {
     loom__error(LOOM_ERR_INVALID, fn, "%s", reason);
     return NULL;
@@ -33,15 +33,15 @@ static loom_array *continuous(const char *fn, loom_rng *rng, loom_op op,
     return loom__random(fn, rng, op, ndim, shape, dtype, a, b, c);
 }
 
-/* A distribution of counts: int64 (NumPy's result) or int32. */
-static loom_array *discrete(const char *fn, loom_rng *rng, loom_op op,
-                            int ndim, const int64_t *shape, loom_dtype dtype, double a, double b)
+loom_array *loom__random_discrete(const char *fn, loom_rng *rng, loom_op op, int ndim,
+                                  const int64_t *shape, loom_dtype dtype, double a, double b,
+                                  double c)
 {
     if (dtype != LOOM_INT64 && dtype != LOOM_INT32) {
         loom__unsupported_dtype(fn, numpy_name(fn), dtype);
         return NULL;
     }
-    return loom__random(fn, rng, op, ndim, shape, dtype, a, b, 0);
+    return loom__random(fn, rng, op, ndim, shape, dtype, a, b, c);
 }
 
 /* ---- uniform, normal and integers (also drawn by the legacy functions) ---- */
@@ -53,9 +53,9 @@ loom_array *loom__draw_uniform(const char *fn, loom_rng *rng, double low, double
         return NULL;
     const double range = high - low;
     if (!isfinite(range))
-        return bad(fn, "high - low range exceeds valid bounds");
+        return loom__random_bad(fn, "high - low range exceeds valid bounds");
     if (range < 0)
-        return bad(fn, "high - low < 0");
+        return loom__random_bad(fn, "high - low < 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_UNIFORM, ndim, shape, dtype, low, range, 0);
 }
 
@@ -65,7 +65,7 @@ loom_array *loom__draw_normal(const char *fn, loom_rng *rng, double loc, double 
     if (!rng)
         return NULL;
     if (scale < 0)
-        return bad(fn, "scale < 0");
+        return loom__random_bad(fn, "scale < 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_NORMAL, ndim, shape, dtype, loc, scale, 0);
 }
 
@@ -123,7 +123,7 @@ loom_array *loom__draw_integers(const char *fn, loom_rng *rng, int64_t low, int6
         return NULL;
     }
     if (endpoint ? low > high : low >= high)
-        return bad(fn, endpoint ? "low > high" : "low >= high");
+        return loom__random_bad(fn, endpoint ? "low > high" : "low >= high");
     const uint64_t range = (uint64_t)high - (uint64_t)low + endpoint; /* 0: all 2^64 values */
     return loom__random_integers(fn, rng, low, range, ndim, shape, dtype);
 }
@@ -153,7 +153,7 @@ loom_array *loom_rng_exponential(loom_rng *rng, double scale, int ndim, const in
     if (!rng)
         return NULL;
     if (scale < 0)
-        return bad(fn, "scale < 0");
+        return loom__random_bad(fn, "scale < 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_EXPONENTIAL, ndim, shape, dtype,
                       scale, 0, 0);
 }
@@ -165,7 +165,7 @@ loom_array *loom_rng_standard_gamma(loom_rng *rng, double shape_k, int ndim,
     if (!rng)
         return NULL;
     if (shape_k < 0)
-        return bad(fn, "shape < 0");
+        return loom__random_bad(fn, "shape < 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_GAMMA, ndim, shape, dtype,
                       shape_k, 1, 0);
 }
@@ -177,9 +177,9 @@ loom_array *loom_rng_gamma(loom_rng *rng, double shape_k, double scale, int ndim
     if (!rng)
         return NULL;
     if (shape_k < 0)
-        return bad(fn, "shape < 0");
+        return loom__random_bad(fn, "shape < 0");
     if (scale < 0)
-        return bad(fn, "scale < 0");
+        return loom__random_bad(fn, "scale < 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_GAMMA, ndim, shape, dtype, shape_k, scale, 0);
 }
 
@@ -190,7 +190,7 @@ loom_array *loom_rng_chisquare(loom_rng *rng, double df, int ndim, const int64_t
     if (!rng)
         return NULL;
     if (df <= 0)
-        return bad(fn, "df <= 0");
+        return loom__random_bad(fn, "df <= 0");
     /* NumPy's: 2 standard_gamma(df / 2) */
     return continuous(fn, rng, LOOM_OP_RANDOM_GAMMA, ndim, shape, dtype, df / 2, 2, 0);
 }
@@ -202,9 +202,9 @@ loom_array *loom_rng_beta(loom_rng *rng, double a, double b, int ndim, const int
     if (!rng)
         return NULL;
     if (a <= 0)
-        return bad(fn, "a <= 0");
+        return loom__random_bad(fn, "a <= 0");
     if (b <= 0)
-        return bad(fn, "b <= 0");
+        return loom__random_bad(fn, "b <= 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_BETA, ndim, shape, dtype, a, b, 0);
 }
 
@@ -215,9 +215,9 @@ loom_array *loom_rng_f(loom_rng *rng, double dfnum, double dfden, int ndim, cons
     if (!rng)
         return NULL;
     if (dfnum <= 0)
-        return bad(fn, "dfnum <= 0");
+        return loom__random_bad(fn, "dfnum <= 0");
     if (dfden <= 0)
-        return bad(fn, "dfden <= 0");
+        return loom__random_bad(fn, "dfden <= 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_F, ndim, shape, dtype, dfnum, dfden, 0);
 }
 
@@ -228,7 +228,7 @@ loom_array *loom_rng_standard_t(loom_rng *rng, double df, int ndim, const int64_
     if (!rng)
         return NULL;
     if (df <= 0)
-        return bad(fn, "df <= 0");
+        return loom__random_bad(fn, "df <= 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_STANDARD_T, ndim, shape, dtype, df, 0, 0);
 }
 
@@ -248,7 +248,7 @@ loom_array *loom_rng_lognormal(loom_rng *rng, double mean, double sigma, int ndi
     if (!rng)
         return NULL;
     if (sigma < 0)
-        return bad(fn, "sigma < 0");
+        return loom__random_bad(fn, "sigma < 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_LOGNORMAL, ndim, shape, dtype, mean,
                       sigma, 0);
 }
@@ -261,7 +261,7 @@ static loom_array *loc_scale(const char *fn, loom_rng *rng, loom_op op,
     if (!rng)
         return NULL;
     if (scale < 0)
-        return bad(fn, "scale < 0");
+        return loom__random_bad(fn, "scale < 0");
     return continuous(fn, rng, op, ndim, shape, dtype, loc, scale, 0);
 }
 
@@ -293,7 +293,7 @@ loom_array *loom_rng_weibull(loom_rng *rng, double a, int ndim, const int64_t *s
     if (!rng)
         return NULL;
     if (a < 0)
-        return bad(fn, "a < 0");
+        return loom__random_bad(fn, "a < 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_WEIBULL, ndim, shape, dtype, a, 0, 0);
 }
 
@@ -304,7 +304,7 @@ loom_array *loom_rng_pareto(loom_rng *rng, double a, int ndim, const int64_t *sh
     if (!rng)
         return NULL;
     if (a <= 0)
-        return bad(fn, "a <= 0");
+        return loom__random_bad(fn, "a <= 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_PARETO, ndim, shape, dtype, a, 0, 0);
 }
 
@@ -315,7 +315,7 @@ loom_array *loom_rng_power(loom_rng *rng, double a, int ndim, const int64_t *sha
     if (!rng)
         return NULL;
     if (a <= 0)
-        return bad(fn, "a <= 0");
+        return loom__random_bad(fn, "a <= 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_POWER, ndim, shape, dtype, a, 0, 0);
 }
 
@@ -326,7 +326,7 @@ loom_array *loom_rng_rayleigh(loom_rng *rng, double scale, int ndim, const int64
     if (!rng)
         return NULL;
     if (scale < 0)
-        return bad(fn, "scale < 0");
+        return loom__random_bad(fn, "scale < 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_RAYLEIGH, ndim, shape, dtype, scale, 0, 0);
 }
 
@@ -337,9 +337,9 @@ loom_array *loom_rng_wald(loom_rng *rng, double mean, double scale, int ndim,
     if (!rng)
         return NULL;
     if (mean <= 0)
-        return bad(fn, "mean <= 0");
+        return loom__random_bad(fn, "mean <= 0");
     if (scale <= 0)
-        return bad(fn, "scale <= 0");
+        return loom__random_bad(fn, "scale <= 0");
     return continuous(fn, rng, LOOM_OP_RANDOM_WALD, ndim, shape, dtype, mean, scale, 0);
 }
 
@@ -350,11 +350,11 @@ loom_array *loom_rng_triangular(loom_rng *rng, double left, double mode, double 
     if (!rng)
         return NULL;
     if (left > mode)
-        return bad(fn, "left > mode");
+        return loom__random_bad(fn, "left > mode");
     if (mode > right)
-        return bad(fn, "mode > right");
+        return loom__random_bad(fn, "mode > right");
     if (left == right)
-        return bad(fn, "left == right");
+        return loom__random_bad(fn, "left == right");
     return continuous(fn, rng, LOOM_OP_RANDOM_TRIANGULAR, ndim, shape, dtype, left,
                       mode, right);
 }
@@ -368,10 +368,10 @@ loom_array *loom_rng_poisson(loom_rng *rng, double lam, int ndim, const int64_t 
     if (!rng)
         return NULL;
     if (!(lam >= 0))
-        return bad(fn, "lam < 0 or lam is NaN");
+        return loom__random_bad(fn, "lam < 0 or lam is NaN");
     if (lam > POISSON_LAM_MAX)
-        return bad(fn, "lam value too large");
-    return discrete(fn, rng, LOOM_OP_RANDOM_POISSON, ndim, shape, dtype, lam, 0);
+        return loom__random_bad(fn, "lam value too large");
+    return loom__random_discrete(fn, rng, LOOM_OP_RANDOM_POISSON, ndim, shape, dtype, lam, 0, 0);
 }
 
 static bool probability_ok(double p)
@@ -386,8 +386,8 @@ loom_array *loom_rng_geometric(loom_rng *rng, double p, int ndim, const int64_t 
     if (!rng)
         return NULL;
     if (!probability_ok(p))
-        return bad(fn, "p <= 0, p > 1 or p contains NaNs");
-    return discrete(fn, rng, LOOM_OP_RANDOM_GEOMETRIC, ndim, shape, dtype, p, 0);
+        return loom__random_bad(fn, "p <= 0, p > 1 or p contains NaNs");
+    return loom__random_discrete(fn, rng, LOOM_OP_RANDOM_GEOMETRIC, ndim, shape, dtype, p, 0, 0);
 }
 
 loom_array *loom_rng_negative_binomial(loom_rng *rng, double n, double p, int ndim,
@@ -397,14 +397,25 @@ loom_array *loom_rng_negative_binomial(loom_rng *rng, double n, double p, int nd
     if (!rng)
         return NULL;
     if (isnan(n))
-        return bad(fn, "n must not be NaN");
+        return loom__random_bad(fn, "n must not be NaN");
     if (n <= 0)
-        return bad(fn, "n <= 0");
+        return loom__random_bad(fn, "n <= 0");
     if (!probability_ok(p))
-        return bad(fn, "p <= 0, p > 1 or p contains NaNs");
+        return loom__random_bad(fn, "p <= 0, p > 1 or p contains NaNs");
     /* NumPy's bound on the Poisson means the gamma draws could reach. */
     if ((1 - p) / p * (n + 10 * sqrt(n)) > POISSON_LAM_MAX)
-        return bad(fn, "n too large or p too small, see Generator.negative_binomial Notes");
-    return discrete(fn, rng, LOOM_OP_RANDOM_NEGATIVE_BINOMIAL, ndim, shape,
-                    dtype, n, p);
+        return loom__random_bad(fn, "n too large or p too small, see Generator.negative_binomial Notes");
+    return loom__random_discrete(fn, rng, LOOM_OP_RANDOM_NEGATIVE_BINOMIAL, ndim, shape,
+                    dtype, n, p, 0);
+}
+
+loom_array *loom_rng_vonmises(loom_rng *rng, double mu, double kappa, int ndim,
+                              const int64_t *shape, loom_dtype dtype)
+{
+    static const char fn[] = "loom_rng_vonmises";
+    if (!rng)
+        return NULL;
+    if (kappa < 0)
+        return loom__random_bad(fn, "kappa < 0");
+    return continuous(fn, rng, LOOM_OP_RANDOM_VONMISES, ndim, shape, dtype, mu, kappa, 0);
 }

@@ -615,6 +615,32 @@ typedef struct loom_stats {
 void loom_stats_get(loom_stats *out);
 void loom_stats_reset(void);
 
+/* ------------------------------------------------------------------------------------------ */
+/* More random distributions (docs/random.md): NumPy's Generator methods with integer
+ * parameters, vonmises, dirichlet and multivariate_normal                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Counts as LOOM_INT64 (NumPy's result) or LOOM_INT32. binomial's n must be at most 2^53. */
+loom_array *loom_rng_binomial(loom_rng *rng, int64_t n, double p, int ndim, const int64_t *shape,
+                              loom_dtype dtype);
+loom_array *loom_rng_hypergeometric(loom_rng *rng, int64_t ngood, int64_t nbad, int64_t nsample,
+                                    int ndim, const int64_t *shape, loom_dtype dtype);
+loom_array *loom_rng_logseries(loom_rng *rng, double p, int ndim, const int64_t *shape,
+                               loom_dtype dtype);
+loom_array *loom_rng_zipf(loom_rng *rng, double a, int ndim, const int64_t *shape,
+                          loom_dtype dtype);
+loom_array *loom_rng_vonmises(loom_rng *rng, double mu, double kappa, int ndim,
+                              const int64_t *shape, loom_dtype dtype);
+/* Shape (shape..., k) for the k concentrations alpha (copied at the call). */
+loom_array *loom_rng_dirichlet(loom_rng *rng, int k, const double *alpha, int ndim,
+                               const int64_t *shape, loom_dtype dtype);
+/* Shape (shape..., n) for mean (n,) and cov (n, n). check_valid: "warn" (NULL; C has no
+ * warnings, so it ignores), "raise" or "ignore"; method: "svd" (NULL, computed by eigh),
+ * "eigh" or "cholesky". "raise" with svd/eigh reads cov's eigenvalues at the call. */
+loom_array *loom_rng_multivariate_normal(loom_rng *rng, loom_array *mean, loom_array *cov,
+                                         int ndim, const int64_t *shape, const char *check_valid,
+                                         double tol, const char *method, loom_dtype dtype);
+
 #ifdef __cplusplus
 }
 #endif

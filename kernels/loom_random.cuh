@@ -328,7 +328,173 @@ struct loom_rng_stream {
         }
         return -1;
     }
+    /* A uniform integer in [0, m] (Lemire's multiply-and-reject on 64-bit words). */
+    LOOM__D long long interval(loom_u64 m)
+    {
+        const loom_u64 range = m + 1;
+        loom_u64 v = next64(), lo = v * range;
+        if (range != 0 && lo < range) {
+            const loom_u64 t = (0 - range) % range;
+            for (unsigned d = 0; lo < t && d < LOOM_RNG_MAX_DRAWS; d++) {
+                v = next64();
+                lo = v * range;
+            }
+        }
+        return range == 0 ? (long long)v : (long long)__umul64hi(v, range);
+    }
+    LOOM__D long long binomial(long long n, double p);
+    LOOM__D long long binomial_inversion(long long n, double p);
+    LOOM__D long long binomial_btpe(long long n, double p);
+    LOOM__D long long hypergeometric(long long good, long long bad, long long sample);
 };
+
+/* NumPy's: inversion while n min(p, 1 - p) <= 30, BTPE (Kachitvichyanukul and Schmeiser,
+ * "Binomial random variate generation", 1988) above. */
+LOOM__D long long loom_rng_stream::binomial(long long n, double p)
+{
+    if (n == 0 || p == 0)
+        return 0;
+    const double q = 1 - p;
+    if (p <= 0.5)
+        return p * n <= 30 ? binomial_inversion(n, p) : binomial_btpe(n, p);
+    return n - (q * n <= 30 ? binomial_inversion(n, q) : binomial_btpe(n, q));
+}
+
+/* Sequential search from 0, restarted past mean + 10 standard deviations. */
+LOOM__D long long loom_rng_stream::binomial_inversion(long long n, double p)
+{
+    const double q = 1 - p, qn = exp(n * log(q)), np = n * p;
+    const double bound = fmin((double)n, np + 10 * sqrt(np * q + 1));
+    for (unsigned attempt = 0; attempt < LOOM_RNG_MAX_DRAWS; attempt++) {
+        long long X = 0;
+        double px = qn, U = u01();
+        while (U > px && X <= bound) {
+            X++;
+            U -= px;
+            px = ((n - X + 1) * p * px) / (X * q);
+        }
+        if (X <= bound)
+            return X;
+    }
+    return -1;
+}
+
+/* NumPy's port of BTPE, p <= 0.5, with its gotos as a loop of proposals. */
+LOOM__D long long loom_rng_stream::binomial_btpe(long long n, double p)
+{
+    const double r = p, q = 1 - r, fm = n * r + r;
+    const long long m = (long long)floor(fm);
+    const double p1 = floor(2.195 * sqrt(n * r * q) - 4.6 * q) + 0.5, xm = m + 0.5,
+                 xl = xm - p1, xr = xm + p1, c = 0.134 + 20.5 / (15.3 + m);
+    double a = (fm - xl) / (fm - xl * r);
+    const double laml = a * (1 + a / 2);
+    a = (xr - fm) / (xr * q);
+    const double lamr = a * (1 + a / 2), p2 = p1 * (1 + 2 * c), p3 = p2 + c / laml,
+                 p4 = p3 + c / lamr, nrq = n * r * q;
+    for (unsigned attempt = 0; attempt < LOOM_RNG_MAX_DRAWS; attempt++) {
+        const double u = u01() * p4;
+        double v = u01();
+        long long y;
+        if (u <= p1) /* the triangle: accepted at once */
+            return (long long)floor(xm - p1 * v + u);
+        if (u <= p2) { /* the parallelograms */
+            const double x = xl + (u - p1) / c;
+            v = v * c + 1 - fabs(m - x + 0.5) / p1;
+            if (v > 1)
+                continue;
+            y = (long long)floor(x);
+        } else if (u <= p3) { /* the left exponential tail */
+            if (v == 0)
+                continue;
+            const double x = floor(xl + log(v) / laml);
+            if (x < 0)
+                continue;
+            y = (long long)x;
+            v = v * (u - p2) * laml;
+        } else { /* the right exponential tail */
+            if (v == 0)
+                continue;
+            const double x = floor(xr - log(v) / lamr);
+            if (x > n)
+                continue;
+            y = (long long)x;
+            v = v * (u - p3) * lamr;
+        }
+        const long long k = y > m ? y - m : m - y;
+        if (k <= 20 || k >= nrq / 2 - 1) { /* the ratio f(y) / f(m), recursively */
+            const double s = r / q, aa = s * (n + 1);
+            double F = 1;
+            for (long long i = m + 1; i <= y; i++)
+                F *= aa / i - s;
+            for (long long i = y + 1; i <= m; i++)
+                F /= aa / i - s;
+            if (v > F)
+                continue;
+            return y;
+        }
+        /* squeezes, then Stirling's formula for log f(y) / f(m) */
+        const double kd = (double)k, rho = (kd / nrq) * ((kd * (kd / 3 + 0.625) + 0.16666666666666666) / nrq + 0.5),
+                     t = -kd * kd / (2 * nrq), A = log(v);
+        if (A < t - rho)
+            return y;
+        if (A > t + rho)
+            continue;
+        const double x1 = y + 1, f1 = m + 1, z = n + 1 - m, w = n - y + 1, x2 = x1 * x1,
+                     f2 = f1 * f1, z2 = z * z, w2 = w * w;
+        const double bound =
+            xm * log(f1 / x1) + (n - m + 0.5) * log(z / w) + (y - m) * log(w * r / (x1 * q)) +
+            (13680. - (462. - (132. - (99. - 140. / f2) / f2) / f2) / f2) / f1 / 166320. +
+            (13680. - (462. - (132. - (99. - 140. / z2) / z2) / z2) / z2) / z / 166320. +
+            (13680. - (462. - (132. - (99. - 140. / x2) / x2) / x2) / x2) / x1 / 166320. +
+            (13680. - (462. - (132. - (99. - 140. / w2) / w2) / w2) / w2) / w / 166320.;
+        if (A <= bound)
+            return y;
+    }
+    return -1;
+}
+
+/* NumPy's: HRUA (Stadlober's ratio of uniforms, 1989) when 10 <= sample <= total - 10,
+ * otherwise drawing the smaller of sample and total - sample one by one (at most 9 draws). */
+LOOM__D long long loom_rng_stream::hypergeometric(long long good, long long bad, long long sample)
+{
+    const long long total = good + bad;
+    const long long computed = sample < total - sample ? sample : total - sample;
+    if (sample < 10 || sample > total - 10) {
+        long long left = total, left_good = good, todo = computed;
+        while (todo > 0 && left_good > 0 && left > left_good) {
+            --left;
+            if (interval((loom_u64)left) < left_good)
+                --left_good;
+            --todo;
+        }
+        if (left == left_good)
+            left_good -= todo;
+        return sample > total / 2 ? left_good : good - left_good;
+    }
+    const long long mingb = good < bad ? good : bad, maxgb = good < bad ? bad : good;
+    const double p = (double)mingb / total, q = (double)maxgb / total, mu = computed * p,
+                 a = mu + 0.5,
+                 var = (double)(total - computed) * computed * p * q / (total - 1),
+                 c = sqrt(var + 0.5), h = 1.7155277699214135 * c + 0.8989161620588988;
+    const long long m = (long long)floor((double)(computed + 1) * (mingb + 1) / (total + 2));
+    const double g = lgamma(m + 1.0) + lgamma(mingb - m + 1.0) + lgamma(computed - m + 1.0) +
+                     lgamma(maxgb - computed + m + 1.0);
+    const double b = fmin(fmin((double)computed, (double)mingb) + 1, floor(a + 16 * c));
+    for (unsigned attempt = 0; attempt < LOOM_RNG_MAX_DRAWS; attempt++) {
+        const double U = u01(), V = u01(), X = a + h * (V - 0.5) / U;
+        if (X < 0 || X >= b)
+            continue;
+        long long K = (long long)floor(X);
+        const double T = g - (lgamma(K + 1.0) + lgamma(mingb - K + 1.0) +
+                              lgamma(computed - K + 1.0) + lgamma(maxgb - computed + K + 1.0));
+        if (!(U * (4 - U) - 3 <= T) && (U * (U - T) >= 1 || 2 * log(U) > T))
+            continue;
+        if (good > bad)
+            K = computed - K;
+        return computed < sample ? good - K : K;
+    }
+    return -1;
+}
 
 template <class T, unsigned V> LOOM__D T loom_rng_gamma(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double shape, double scale, double)
 {
@@ -397,6 +563,98 @@ template <class T, unsigned V> LOOM__D T loom_rng_geometric(loom_u64 s, loom_u64
     if (!(z >= 1))
         return (T)1;
     return (T)(z >= 9.223372036854776e18 ? 9223372036854775807LL : (long long)z);
+}
+
+template <class T, unsigned V> LOOM__D T loom_rng_binomial(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double n, double p, double)
+{
+    loom_rng_stream st(s, k, g * V + j);
+    return (T)st.binomial((long long)n, p);
+}
+template <class T, unsigned V> LOOM__D T loom_rng_hypergeometric(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double good, double bad, double sample)
+{
+    loom_rng_stream st(s, k, g * V + j);
+    return (T)st.hypergeometric((long long)good, (long long)bad, (long long)sample);
+}
+/* NumPy's: Kemp's second accelerated generator ("Efficient generation of logarithmically
+ * distributed pseudo-random variables", 1981). */
+template <class T, unsigned V> LOOM__D T loom_rng_logseries(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double p, double, double)
+{
+    loom_rng_stream st(s, k, g * V + j);
+    const double r = log1p(-p);
+    for (unsigned n = 0; n < LOOM_RNG_MAX_DRAWS; n++) {
+        const double v = st.u01();
+        if (v >= p)
+            return (T)1;
+        const double q = -expm1(r * st.u01());
+        if (v <= q * q) {
+            const double x = floor(1 + log(v) / log(q));
+            if (x < 1 || v == 0)
+                continue;
+            return (T)(x >= 9.223372036854776e18 ? 9223372036854775807LL : (long long)x);
+        }
+        return (T)(v >= q ? 1 : 2);
+    }
+    return (T)-1;
+}
+/* NumPy's: Devroye's rejection from a Pareto proposal (Non-Uniform Random Variate Generation,
+ * 1986, X.6.1), the proposal restricted to values below 2^63 as NumPy does. */
+template <class T, unsigned V> LOOM__D T loom_rng_zipf(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double a, double, double)
+{
+    if (a >= 1025) /* P(X > 1) < 2^-1024: NumPy returns 1 */
+        return (T)1;
+    loom_rng_stream st(s, k, g * V + j);
+    const double am1 = a - 1, b = pow(2.0, am1), umin = pow(9.223372036854775807e18, -am1);
+    for (unsigned n = 0; n < LOOM_RNG_MAX_DRAWS; n++) {
+        const double u01 = st.u01(), U = u01 * umin + (1 - u01), v = st.u01();
+        const double X = floor(pow(U, -1 / am1));
+        if (X >= 9.223372036854775807e18 || X < 1)
+            continue;
+        const double t = pow(1 + 1 / X, am1);
+        if (v * X * (t - 1) / (b - 1) <= t / b)
+            return (T)(long long)X;
+    }
+    return (T)-1;
+}
+/* NumPy's: Best and Fisher ("Efficient simulation of the von Mises distribution", 1979);
+ * uniform on [-pi, pi) for kappa < 1e-8 and a wrapped normal above 1e6, as NumPy. */
+template <class T, unsigned V> LOOM__D T loom_rng_vonmises(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double mu, double kappa, double)
+{
+    const double pi = 3.141592653589793;
+    loom_rng_stream st(s, k, g * V + j);
+    if (kappa != kappa)
+        return T(kappa);
+    if (kappa < 1e-8)
+        return T(pi * (2 * st.u01() - 1));
+    double sv;
+    if (kappa < 1e-5) {
+        sv = 1 / kappa + kappa;
+    } else if (kappa <= 1e6) {
+        const double r = 1 + sqrt(1 + 4 * kappa * kappa), rho = (r - sqrt(2 * r)) / (2 * kappa);
+        sv = (1 + rho * rho) / (2 * rho);
+    } else {
+        double x = mu + sqrt(1 / kappa) * st.gauss();
+        if (x < -pi)
+            x += 2 * pi;
+        if (x > pi)
+            x -= 2 * pi;
+        return T(x);
+    }
+    double W = 0;
+    bool accepted = false;
+    for (unsigned n = 0; n < LOOM_RNG_MAX_DRAWS && !accepted; n++) {
+        const double Z = cospi(st.u01());
+        W = (1 + sv * Z) / (sv + Z);
+        const double Y = kappa * (sv - W), v = st.u01();
+        accepted = Y * (2 - Y) - v >= 0 || log(Y / v) + 1 - Y >= 0;
+    }
+    if (!accepted)
+        return T(__longlong_as_double(0x7ff8000000000000LL));
+    double x = acos(W);
+    if (st.u01() < 0.5)
+        x = -x;
+    x += mu;
+    const double m = fmod(fabs(x) + pi, 2 * pi) - pi;
+    return T(x < 0 ? -m : m);
 }
 
 #endif /* LOOM_RANDOM_CUH */

@@ -11,6 +11,7 @@
 #include "plans.h"
 #include "random.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +21,17 @@ static const char *const names[] = {
     "chisquare",  "f",          "standard_t",  "lognormal",      "laplace",   "logistic",
     "gumbel",     "weibull",    "pareto",      "power",          "rayleigh",  "wald",
     "triangular", "poisson",    "geometric",   "negative_binomial", "random", "standard_normal",
-    "standard_exponential", "standard_cauchy"};
+    "standard_exponential", "standard_cauchy", "binomial", "hypergeometric", "logseries", "zipf",
+    "vonmises"};
 #define NNAMES ((int)(sizeof names / sizeof names[0]))
+
+static int compile_all(loom_array *a, bool fuse);
 
 static bool is_discrete(const char *name)
 {
     return !strcmp(name, "poisson") || !strcmp(name, "geometric") ||
-           !strcmp(name, "negative_binomial");
+           !strcmp(name, "negative_binomial") || !strcmp(name, "binomial") ||
+           !strcmp(name, "hypergeometric") || !strcmp(name, "logseries") || !strcmp(name, "zipf");
 }
 
 /* Generator.<name>(a, b, c) of shape and dtype. */
@@ -62,6 +67,12 @@ static loom_array *draw(loom_rng *g, const char *name, double a, double b, doubl
     D1("standard_normal", loom_rng_standard_normal(g, ndim, shape, dt))
     D1("standard_exponential", loom_rng_standard_exponential(g, ndim, shape, dt))
     D1("standard_cauchy", loom_rng_standard_cauchy(g, ndim, shape, dt))
+    D1("binomial", loom_rng_binomial(g, (int64_t)a, b, ndim, shape, dt))
+    D1("hypergeometric", loom_rng_hypergeometric(g, (int64_t)a, (int64_t)b, (int64_t)c, ndim, shape, dt))
+    D1("logseries", loom_rng_logseries(g, a, ndim, shape, dt))
+    D1("zipf", loom_rng_zipf(g, a, ndim, shape, dt))
+    D1("vonmises", loom_rng_vonmises(g, a, b, ndim, shape, dt))
+    D1("dirichlet", loom_rng_dirichlet(g, 3, (const double[]){a, b, c}, ndim, shape, dt))
 #undef D1
     return NULL;
 }
@@ -72,6 +83,43 @@ static void valid_params(const char *name, double p[3])
     p[0] = 2, p[1] = 3, p[2] = 4;
     if (!strcmp(name, "geometric") || !strcmp(name, "negative_binomial"))
         p[1] = 0.5, p[0] = strcmp(name, "geometric") ? 2 : 0.5;
+    if (!strcmp(name, "binomial") || !strcmp(name, "logseries"))
+        p[0] = !strcmp(name, "binomial") ? 10 : 0.5, p[1] = 0.3;
+}
+
+/* "multivariate_normal <mean shape> <cov shape> <check_valid> <method>": mean zeros, cov the
+ * identity (ones when 1-D). check_valid "raise" with svd or eigh reads eigenvalues from the
+ * device: without one, that call must fail for that reason alone. */
+static void check_mvn_case(const char *line, const char *expected)
+{
+    char mdims[32], cdims[32], check[16], method[16];
+    if (sscanf(line, "multivariate_normal %31s %31s %15s %15s", mdims, cdims, check, method) != 4)
+        return;
+    int64_t ms[2] = {0, 0}, cs[2] = {0, 0};
+    const int mnd = sscanf(mdims, "%" SCNd64 ",%" SCNd64, &ms[0], &ms[1]);
+    const int cnd = sscanf(cdims, "%" SCNd64 ",%" SCNd64, &cs[0], &cs[1]);
+    loom_scope_begin();
+    loom_rng *g = loom_random_default_rng(2);
+    loom_array *mean = loom_zeros(mnd, ms, LOOM_FLOAT64);
+    loom_array *cov = cnd == 2 ? loom_eye(cs[0], cs[1], 0, LOOM_FLOAT64) : loom_ones(1, cs, LOOM_FLOAT64);
+    loom_clear_error();
+    loom_array *x = loom_rng_multivariate_normal(g, mean, cov, 1, (int64_t[]){5}, check, 1e-8,
+                                                 method, LOOM_FLOAT64);
+    const char *err = loom_last_error();
+    const bool reads_device = !strcmp(check, "raise") && strcmp(method, "cholesky") &&
+                              loom_device_count() <= 0;
+    bool ok;
+    if (!strcmp(expected, "ok") && reads_device)
+        ok = !x && loom_last_error_code() == LOOM_ERR_NO_DEVICE;
+    else if (!strcmp(expected, "ok"))
+        ok = x && loom_ndim(x) == 2 && loom_shape(x)[0] == 5 && loom_shape(x)[1] == ms[0];
+    else
+        ok = !x && err && strstr(err, "loom_rng_multivariate_normal") && strstr(err, expected);
+    CHECK(ok);
+    if (!ok)
+        fprintf(stderr, "case \"%s\": expected %s, got %s\n", line, expected, x ? "an array" : err);
+    loom_rng_destroy(g);
+    loom_scope_end();
 }
 
 static void check_numpy_table(void)
@@ -96,6 +144,10 @@ static void check_numpy_table(void)
         char name[64], dtname[32];
         loom_array *a;
         char fn[96];
+        if (!strncmp(line, "multivariate_normal ", 20)) {
+            check_mvn_case(line, expected);
+            continue;
+        }
         if (!strncmp(line, "integers ", 9)) {
             long long low, high;
             int endpoint;
@@ -110,6 +162,8 @@ static void check_numpy_table(void)
                 continue;
             loom_clear_error();
             a = draw(g, name, p[0], p[1], p[2], 1, shape, is_discrete(name) ? LOOM_INT64 : LOOM_FLOAT64);
+            if (!strcmp(name, "dirichlet") && !strcmp(expected, "ok"))
+                CHECK(a && loom_ndim(a) == 2 && loom_shape(a)[1] == 3);
             snprintf(fn, sizeof fn, "loom_rng_%s", name);
         }
         cases++;
@@ -172,6 +226,57 @@ static void check_shapes_and_dtypes(void)
     CHECK_STR(loom_last_error(), "earlier: the first failure");
     loom_rng_destroy(NULL);
     loom_rng_destroy(g);
+}
+
+/* dirichlet and multivariate_normal: shapes, dtypes, what they reserve, and their plans
+ * compile. */
+static void check_vectors(void)
+{
+    loom_scope_begin();
+    loom_rng *g = loom_random_default_rng(8);
+    const int64_t shape[2] = {4, 5}, out[3] = {4, 5, 3};
+    const double alpha[3] = {0.5, 2, 3}, small[3] = {0.05, 0.02, 0.01};
+    for (int k = 0; k < 2; k++) {
+        const loom_dtype dt = k ? LOOM_FLOAT64 : LOOM_FLOAT32;
+        uint64_t before = loom__rng_offset(g);
+        loom_array *d = loom_rng_dirichlet(g, 3, alpha, 2, shape, dt);
+        CHECK(d && loom_dtype_of(d) == dt && loom__rng_offset(g) == before + 60); /* 3 gammas */
+        CHECK_SHAPE(d, 3, out);
+        CHECK(compile_all(d, true) >= 1);
+        before = loom__rng_offset(g);
+        loom_array *s = loom_rng_dirichlet(g, 3, small, 2, shape, dt);
+        CHECK(s && loom__rng_offset(g) == before + 40); /* 2 betas */
+        CHECK_SHAPE(s, 3, out);
+        CHECK(compile_all(s, true) >= 1);
+        loom_array *mean = loom_asarray((const double[]){1, 2, 3}, LOOM_FLOAT64, 1, (int64_t[]){3});
+        loom_array *cov = loom_eye(3, 3, 0, LOOM_FLOAT64);
+        before = loom__rng_offset(g);
+        const char *methods[3] = {NULL, "eigh", "cholesky"};
+        for (int m = 0; m < 3; m++) {
+            loom_array *x = loom_rng_multivariate_normal(g, mean, cov, 2, shape, "ignore", 1e-8,
+                                                         methods[m], dt);
+            CHECK(x && loom_dtype_of(x) == dt);
+            CHECK_SHAPE(x, 3, out);
+        }
+        CHECK(loom__rng_offset(g) == before + 180);
+    }
+    CHECK_FAILS(loom_rng_dirichlet(g, 3, alpha, 2, shape, LOOM_INT32), "loom_rng_dirichlet",
+                "Unsupported dtype dtype('int32') for dirichlet");
+    CHECK_FAILS(loom_rng_dirichlet(g, -1, alpha, 2, shape, LOOM_FLOAT64), "loom_rng_dirichlet",
+                "k >= 0");
+    loom_array *none = loom_rng_dirichlet(g, 0, NULL, 2, shape, LOOM_FLOAT64);
+    CHECK(none && loom_ndim(none) == 3 && loom_shape(none)[2] == 0);
+    loom_array *mean = loom_zeros(1, (int64_t[]){2}, LOOM_FLOAT64);
+    CHECK_FAILS(loom_rng_multivariate_normal(g, mean, loom_eye(2, 2, 0, LOOM_FLOAT64), 1,
+                                             (int64_t[]){3}, NULL, 1e-8, NULL, LOOM_INT64),
+                "loom_rng_multivariate_normal", "Unsupported dtype dtype('int64') for multivariate_normal");
+    /* NULL inputs pass through. */
+    loom__error(LOOM_ERR_OOM, "earlier", "the first failure");
+    CHECK(!loom_rng_multivariate_normal(g, NULL, mean, 0, NULL, NULL, 1e-8, NULL, LOOM_FLOAT64));
+    CHECK(!loom_rng_dirichlet(NULL, 3, alpha, 0, NULL, LOOM_FLOAT64));
+    CHECK_STR(loom_last_error(), "earlier: the first failure");
+    loom_rng_destroy(g);
+    loom_scope_end();
 }
 
 /* Each node reserves as many blocks as it has elements, in call order; a failing call none. */
@@ -364,6 +469,7 @@ int main(void)
     check_offsets();
     check_plans();
     check_dot();
+    check_vectors();
     check_compiles();
     return check_summary("test_random");
 }

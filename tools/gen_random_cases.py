@@ -37,7 +37,18 @@ FLOAT_CASES = {
     "geometric": [(0.5,), (1,), (0,), (1.5,), (-0.1,), (nan,)],
     "negative_binomial": [(1, 0.5), (0, 0.5), (-1, 0.5), (nan, 0.5), (1, 0), (1, 1), (1, 1.5),
                           (1e18, 1e-10)],
+    "binomial": [(5, 0.5), (0, 0.5), (-1, 0.5), (5, 0), (5, 1), (5, -0.1), (5, 1.5), (5, nan),
+                 (2**40, 0.3)],
+    "hypergeometric": [(5, 5, 5), (-1, 2, 1), (1, -2, 1), (1, -2, -5), (1, -2, 0), (1, 2, -1),
+                       (5, 5, -1), (1, 2, 4), (1, 2, 3), (0, 0, 0), (0, 5, 0), (10**9, 1, 1),
+                       (5, 10**9, 1), (10**9 - 1, 10**9 - 1, 10)],
+    "logseries": [(0.5,), (0,), (1,), (-0.1,), (0.999,), (nan,)],
+    "zipf": [(2,), (1,), (0.5,), (1.0001,), (nan,), (2000,)],
+    "vonmises": [(0, 1), (0, 0), (0, -1), (0, nan), (nan, 1), (3, 1e7)],
+    "dirichlet": [(1, 2, 3), (1, -1, 1), (0, 0, 0), (1, 0, 2), (0.05, 0.02, 0.01), (0, 0, -0.5)],
 }
+# integer parameters
+INT_PARAMS = {"binomial": 1, "hypergeometric": 3}
 
 INT_CASES = [
     (0, 10, False, "int64"), (5, 5, False, "int64"), (5, 5, True, "int64"), (5, 4, True, "int64"),
@@ -63,10 +74,31 @@ def fmt(x):
     return repr(float(x)) if not isinstance(x, str) else x
 
 
+
+
+def call(name, args):
+    if name == "dirichlet":
+        return lambda: g.dirichlet(list(args))
+    n = INT_PARAMS.get(name, 0)
+    return lambda: getattr(g, name)(*[int(a) for a in args[:n]], *args[n:])
+
+
 for name, cases in FLOAT_CASES.items():
     for args in cases:
         line = " ".join(fmt(a) for a in list(args) + [0] * (3 - len(args)))
-        print(f"{name} {line} | {outcome(lambda: getattr(g, name)(*args))}")
+        print(f"{name} {line} | {outcome(call(name, args))}")
+# multivariate_normal: the mean's shape, cov's shape, check_valid, method (mean zeros, cov the
+# identity's leading block: always positive definite)
+MVN_CASES = [((2,), (2, 2), "warn", "svd"), ((1, 2), (2, 2), "warn", "svd"),
+             ((2,), (2,), "warn", "svd"), ((2,), (2, 3), "warn", "svd"),
+             ((3,), (2, 2), "warn", "svd"), ((2,), (2, 2), "foo", "svd"),
+             ((2,), (2, 2), "raise", "qr"), ((2,), (2, 2), "ignore", "cholesky"),
+             ((2,), (2, 2), "raise", "eigh")]
+for mshape, cshape, check, method in MVN_CASES:
+    mean, cov = np.zeros(mshape), np.eye(*cshape) if len(cshape) == 2 else np.ones(cshape)
+    res = outcome(lambda: g.multivariate_normal(mean, cov, check_valid=check, method=method))
+    dims = lambda s: ",".join(map(str, s))
+    print(f"multivariate_normal {dims(mshape)} {dims(cshape)} {check} {method} | {res}")
 for low, high, endpoint, dt in INT_CASES:
     res = outcome(lambda: g.integers(low, high, endpoint=endpoint, dtype=np.dtype(dt)))
     print(f"integers {low} {high} {int(endpoint)} {dt} | {res}")

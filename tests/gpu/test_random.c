@@ -129,6 +129,56 @@ typedef struct dist {
     double mean, var; /* NAN: not finite, not checked */
 } dist;
 
+static double log_choose(double n, double k)
+{
+    return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
+}
+
+/* Riemann's zeta for s > 1: the first 10^5 terms and Euler-Maclaurin's tail. */
+static double zeta(double s)
+{
+    static double last_s = NAN, last;
+    if (s == last_s)
+        return last;
+    const double K = 1e5;
+    double sum = 0;
+    for (double k = K - 1; k >= 1; k--)
+        sum += pow(k, -s);
+    last_s = s;
+    return last = sum + pow(K, 1 - s) / (s - 1) + 0.5 * pow(K, -s) + s * pow(K, -s - 1) / 12;
+}
+
+/* The von Mises CDF on [-pi, pi] by Simpson's rule on a fine grid (the density
+ * exp(kappa (cos(x - mu) - 1)), normalised numerically), read by linear interpolation. */
+#define VM_GRID 400000
+static double vm_mu = NAN, vm_kappa = NAN, *vm_cdf;
+
+static double vonmises_cdf(double mu, double kappa, double x)
+{
+    if (mu != vm_mu || kappa != vm_kappa) {
+        free(vm_cdf);
+        vm_cdf = malloc((VM_GRID + 1) * sizeof *vm_cdf);
+        const double h = 2 * PI / VM_GRID;
+        vm_cdf[0] = 0;
+        for (int i = 0; i < VM_GRID; i++) {
+            const double x0 = -PI + i * h;
+            const double f0 = exp(kappa * (cos(x0 - mu) - 1)), fm = exp(kappa * (cos(x0 + h / 2 - mu) - 1)),
+                         f1 = exp(kappa * (cos(x0 + h - mu) - 1));
+            vm_cdf[i + 1] = vm_cdf[i] + h / 6 * (f0 + 4 * fm + f1);
+        }
+        for (int i = 1; i <= VM_GRID; i++)
+            vm_cdf[i] /= vm_cdf[VM_GRID];
+        vm_mu = mu, vm_kappa = kappa;
+    }
+    if (x <= -PI)
+        return 0;
+    if (x >= PI)
+        return 1;
+    const double t = (x + PI) / (2 * PI) * VM_GRID;
+    const int i = (int)t < VM_GRID ? (int)t : VM_GRID - 1;
+    return vm_cdf[i] + (t - i) * (vm_cdf[i + 1] - vm_cdf[i]);
+}
+
 static double cdf(const dist *d, double x)
 {
     const char *n = d->name;
@@ -175,6 +225,10 @@ static double cdf(const dist *d, double x)
         const double r = sqrt(b / x);
         return norm_cdf(r * (x / a - 1)) + exp(2 * b / a) * norm_cdf(-r * (x / a + 1));
     }
+    if (!strcmp(n, "vonmises"))
+        return vonmises_cdf(a, b, x);
+    if (!strcmp(n, "beta_marginal")) /* a dirichlet column: beta(a, b) */
+        return beta_i(a, b, x);
     if (!strcmp(n, "triangular")) {
         if (x <= a)
             return 0;
@@ -197,6 +251,20 @@ static double pmf(const dist *d, int64_t k)
         return k < 1 ? 0 : exp((k - 1) * log1p(-a)) * a;
     if (!strcmp(n, "negative_binomial"))
         return exp(lgamma(k + a) - lgamma(k + 1.0) - lgamma(a) + a * log(b) + k * log1p(-b));
+    if (!strcmp(n, "binomial")) {
+        if (k > a)
+            return 0;
+        if (b == 0 || b == 1)
+            return k == (b == 0 ? 0 : a);
+        return exp(log_choose(a, k) + k * log(b) + (a - k) * log1p(-b));
+    }
+    if (!strcmp(n, "hypergeometric")) /* a good, b bad, c drawn */
+        return k > a || k > d->c || d->c - k > b ? 0
+               : exp(log_choose(a, k) + log_choose(b, d->c - k) - log_choose(a + b, d->c));
+    if (!strcmp(n, "logseries"))
+        return k < 1 ? 0 : -exp(k * log(a)) / (k * log1p(-a));
+    if (!strcmp(n, "zipf"))
+        return k < 1 ? 0 : exp(-a * log((double)k)) / zeta(a);
     return NAN;
 }
 
@@ -229,6 +297,11 @@ static loom_array *draw(loom_rng *g, const dist *d, int64_t n, loom_dtype dt)
     if (!strcmp(s, "poisson")) return loom_rng_poisson(g, a, 1, sh, dt);
     if (!strcmp(s, "geometric")) return loom_rng_geometric(g, a, 1, sh, dt);
     if (!strcmp(s, "negative_binomial")) return loom_rng_negative_binomial(g, a, b, 1, sh, dt);
+    if (!strcmp(s, "binomial")) return loom_rng_binomial(g, (int64_t)a, b, 1, sh, dt);
+    if (!strcmp(s, "hypergeometric")) return loom_rng_hypergeometric(g, (int64_t)a, (int64_t)b, (int64_t)c, 1, sh, dt);
+    if (!strcmp(s, "logseries")) return loom_rng_logseries(g, a, 1, sh, dt);
+    if (!strcmp(s, "zipf")) return loom_rng_zipf(g, a, 1, sh, dt);
+    if (!strcmp(s, "vonmises")) return loom_rng_vonmises(g, a, b, 1, sh, dt);
     return NULL;
 }
 
@@ -252,6 +325,22 @@ static void check_mean(const dist *d, const double *v, int64_t n, const char *la
         fprintf(stderr, "%s: mean %.8g, expected %.8g (standard error %.3g)\n", label, mean, d->mean, se);
 }
 
+/* Kolmogorov-Smirnov of the n values v (sorted here) against d's CDF at significance 1e-6. */
+static void check_ks(const dist *d, double *v, int64_t n, loom_dtype dt, const char *label)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    double D = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const double F = cdf(d, v[i]);
+        D = fmax(D, fmax(F - (double)i / n, (double)(i + 1) / n - F));
+    }
+    /* float32 values are rounded: allow the CDF's change over a float32 ulp of the data. */
+    const double crit = KS_COEFF / sqrt((double)n) + (dt == LOOM_FLOAT32 ? 2e-7 : 0);
+    CHECK(D <= crit);
+    if (D > crit)
+        fprintf(stderr, "%s: Kolmogorov-Smirnov D = %.6f > %.6f\n", label, D, crit);
+}
+
 static void check_continuous(loom_rng *g, const dist *d, loom_dtype dt)
 {
     char label[128];
@@ -266,18 +355,7 @@ static void check_continuous(loom_rng *g, const dist *d, loom_dtype dt)
         bad += !isfinite(v[i]);
     CHECK_EQ_INT(bad, 0);
     check_mean(d, v, N_SAMPLES, label);
-    qsort(v, N_SAMPLES, sizeof *v, by_value);
-    double D = 0;
-    for (int64_t i = 0; i < N_SAMPLES; i++) {
-        const double F = cdf(d, v[i]);
-        const double lo = F - (double)i / N_SAMPLES, hi = (double)(i + 1) / N_SAMPLES - F;
-        D = fmax(D, fmax(lo, hi));
-    }
-    /* float32 values are rounded: allow the CDF's change over a float32 ulp of the data. */
-    const double crit = KS_COEFF / sqrt((double)N_SAMPLES) + (dt == LOOM_FLOAT32 ? 2e-7 : 0);
-    CHECK(D <= crit);
-    if (D > crit)
-        fprintf(stderr, "%s: Kolmogorov-Smirnov D = %.6f > %.6f\n", label, D, crit);
+    check_ks(d, v, N_SAMPLES, dt, label);
     free(v);
 }
 
@@ -381,6 +459,11 @@ static void check_distributions(void)
         {"rayleigh", 2, 0, 0, 2 * sqrt(PI / 2), (4 - PI) / 2 * 4},
         {"wald", 1, 2, 0, 1, 0.5},
         {"triangular", -1, 0.5, 2, 0.5, 6.75 / 18},
+        /* von Mises: symmetric about mu = 0 (mean 0; the variance below bounds it: that of
+         * the uniform on [-pi, pi]); wrapped around pi; the uniform branch */
+        {"vonmises", 0, 2, 0, 0, PI * PI / 3},
+        {"vonmises", 3, 50, 0, NAN, NAN},
+        {"vonmises", -1, 1e-9, 0, 0, PI * PI / 3},
     };
     const dist discrete[] = {
         {"poisson", 0, 0, 0, 0, 0},
@@ -391,6 +474,25 @@ static void check_distributions(void)
         {"geometric", 0.3, 0, 0, 1 / 0.3, 0.7 / 0.09},
         {"geometric", 1, 0, 0, 1, 0},
         {"negative_binomial", 2.5, 0.4, 0, 2.5 * 0.6 / 0.4, 2.5 * 0.6 / 0.16},
+        /* binomial: inversion, BTPE, and both of them for p > 1/2; p = 0 and 1 */
+        {"binomial", 10, 0.3, 0, 3, 2.1},
+        {"binomial", 2000, 0.3, 0, 600, 420},
+        {"binomial", 150, 0.85, 0, 127.5, 19.125},
+        {"binomial", 20, 0.95, 0, 19, 0.95},
+        {"binomial", 7, 0, 0, 0, 0},
+        {"binomial", 7, 1, 0, 7, 0},
+        /* hypergeometric: drawing one by one (nsample < 10, nsample > total - 10), HRUA */
+        {"hypergeometric", 5, 7, 4, 4 * 5 / 12.0, 4 * 5 * 7 * 8 / (144.0 * 11)},
+        {"hypergeometric", 700, 300, 995, 995 * 0.7, 995 * 0.7 * 0.3 * 5 / 999.0},
+        {"hypergeometric", 30, 70, 40, 12, 40 * 0.3 * 0.7 * 60 / 99.0},
+        {"hypergeometric", 1000, 2000, 500, 500 / 3.0, 500 * (2 / 9.0) * 2500 / 2999.0},
+        {"hypergeometric", 100, 100, 150, 75, 150 * 0.25 * 50 / 199.0},
+        /* logseries: mean -p / ((1 - p) log(1 - p)) */
+        {"logseries", 0.3, 0, 0, -0.3 / (0.7 * log(0.7)), -0.3 * (0.3 + log(0.7)) / (0.49 * log(0.7) * log(0.7))},
+        {"logseries", 0.95, 0, 0, -0.95 / (0.05 * log(0.05)), -0.95 * (0.95 + log(0.05)) / (0.0025 * log(0.05) * log(0.05))},
+        /* zipf: a = 2 has no mean; a = 4.5 has mean zeta(3.5) / zeta(4.5) */
+        {"zipf", 2, 0, 0, NAN, NAN},
+        {"zipf", 4.5, 0, 0, NAN, NAN},
     };
     loom_rng *g = loom_random_default_rng(20261124);
     for (size_t i = 0; i < sizeof continuous / sizeof *continuous; i++) {
@@ -405,6 +507,146 @@ static void check_distributions(void)
         check_discrete(g, &discrete[i], LOOM_INT32);
         loom_scope_end();
     }
+    loom_rng_destroy(g);
+    free(vm_cdf);
+    vm_cdf = NULL;
+}
+
+/* ---- dirichlet and multivariate_normal ---- */
+
+/* Rows of dirichlet(alpha) sum to 1 and column j is beta(alpha_j, sum - alpha_j): its mean and
+ * a Kolmogorov-Smirnov test, for the gamma path and NumPy's stick-breaking (all alpha < 0.1). */
+static void check_dirichlet_case(loom_rng *g, const double *alpha, loom_dtype dt)
+{
+    enum { K = 3, ROWS = N_SAMPLES / 4 };
+    loom_scope_begin();
+    double *v = values(loom_rng_dirichlet(g, K, alpha, 1, (int64_t[]){ROWS}, dt), (int64_t)ROWS * K);
+    const double tol = dt == LOOM_FLOAT32 ? 1e-5 : 1e-12, total = alpha[0] + alpha[1] + alpha[2];
+    int bad = 0;
+    for (int64_t i = 0; i < ROWS; i++) {
+        const double *r = v + i * K;
+        bad += !(fabs(r[0] + r[1] + r[2] - 1) <= tol) || r[0] < 0 || r[1] < 0 || r[2] < 0;
+    }
+    CHECK_EQ_INT(bad, 0);
+    double *col = malloc(ROWS * sizeof *col);
+    for (int j = 0; j < K; j++) {
+        for (int64_t i = 0; i < ROWS; i++)
+            col[i] = v[i * K + j];
+        const double a = alpha[j], b = total - alpha[j];
+        const dist d = {"beta_marginal", a, b, 0, a / total, a * b / (total * total * (total + 1))};
+        char label[96];
+        snprintf(label, sizeof label, "dirichlet(%g, %g, %g)[%d] %s", alpha[0], alpha[1], alpha[2],
+                 j, loom_dtype_name(dt));
+        check_mean(&d, col, ROWS, label);
+        check_ks(&d, col, ROWS, dt, label);
+    }
+    free(col);
+    free(v);
+    loom_scope_end();
+}
+
+static void check_dirichlet(void)
+{
+    loom_rng *g = loom_random_default_rng(31);
+    const double common[3] = {0.5, 2, 3.5}, small[3] = {0.05, 0.02, 0.08};
+    for (int k = 0; k < 2; k++) {
+        const loom_dtype dt = k ? LOOM_FLOAT32 : LOOM_FLOAT64;
+        check_dirichlet_case(g, common, dt);
+        check_dirichlet_case(g, small, dt);
+    }
+    /* NumPy: a zero alpha gives a zero column; all zero gives zeros. */
+    loom_scope_begin();
+    double *v = values(loom_rng_dirichlet(g, 2, (const double[]){1, 0}, 1, (int64_t[]){100}, LOOM_FLOAT64), 200);
+    double *z = values(loom_rng_dirichlet(g, 2, (const double[]){0, 0}, 1, (int64_t[]){100}, LOOM_FLOAT64), 200);
+    int bad = 0;
+    for (int i = 0; i < 100; i++)
+        bad += v[2 * i] != 1 || v[2 * i + 1] != 0 || z[2 * i] != 0 || z[2 * i + 1] != 0;
+    CHECK_EQ_INT(bad, 0);
+    free(v);
+    free(z);
+    loom_scope_end();
+    loom_rng_destroy(g);
+}
+
+/* mean + z @ A^T has the mean and covariance asked for (each entry within 6 standard errors)
+ * and a projection w.x is normal with mean w.mean and variance w^T cov w (Kolmogorov-Smirnov),
+ * for every method and dtype; a singular covariance works with eigh; check_valid "raise". */
+static void check_mvn_case(loom_rng *g, const double *cov, const char *method, loom_dtype dt)
+{
+    enum { N = 3, ROWS = 1 << 20 };
+    const double mean[N] = {1, -2, 0.5}, w[N] = {0.3, -1, 2};
+    char label[96];
+    snprintf(label, sizeof label, "multivariate_normal %s %s", method ? method : "(svd)", loom_dtype_name(dt));
+    loom_scope_begin();
+    loom_array *m = loom_asarray(mean, LOOM_FLOAT64, 1, (int64_t[]){N});
+    loom_array *c = loom_asarray(cov, LOOM_FLOAT64, 2, (int64_t[]){N, N});
+    loom_array *x = loom_rng_multivariate_normal(g, m, c, 1, (int64_t[]){ROWS}, "ignore", 1e-8, method, dt);
+    CHECK(x != NULL);
+    double *v = x ? values(x, (int64_t)ROWS * N) : NULL;
+    if (!v) {
+        loom_scope_end();
+        return;
+    }
+    double s[N] = {0}, ss[N][N] = {{0}};
+    for (int64_t r = 0; r < ROWS; r++)
+        for (int i = 0; i < N; i++) {
+            s[i] += v[r * N + i];
+            for (int j = 0; j < N; j++)
+                ss[i][j] += (v[r * N + i] - mean[i]) * (v[r * N + j] - mean[j]);
+        }
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        bad += fabs(s[i] / ROWS - mean[i]) > 6 * sqrt(cov[i * N + i] / ROWS) + 1e-12;
+        for (int j = 0; j < N; j++) {
+            const double se = sqrt((cov[i * N + i] * cov[j * N + j] + cov[i * N + j] * cov[i * N + j]) / ROWS);
+            bad += fabs(ss[i][j] / ROWS - cov[i * N + j]) > 6 * se + 1e-6;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    if (bad)
+        fprintf(stderr, "%s: %d moments off\n", label, bad);
+    double pm = 0, pv = 0;
+    for (int i = 0; i < N; i++) {
+        pm += w[i] * mean[i];
+        for (int j = 0; j < N; j++)
+            pv += w[i] * cov[i * N + j] * w[j];
+    }
+    double *proj = malloc(ROWS * sizeof *proj);
+    for (int64_t r = 0; r < ROWS; r++)
+        proj[r] = w[0] * v[r * N] + w[1] * v[r * N + 1] + w[2] * v[r * N + 2];
+    const dist d = {"normal", pm, sqrt(pv), 0, pm, pv};
+    check_ks(&d, proj, ROWS, dt, label);
+    free(proj);
+    free(v);
+    loom_scope_end();
+}
+
+static void check_multivariate_normal(void)
+{
+    loom_rng *g = loom_random_default_rng(41);
+    /* A A^T for A = [[1, 0, 0], [0.5, 1.5, 0], [-0.3, 0.2, 0.8]] */
+    const double cov[9] = {1, 0.5, -0.3, 0.5, 2.5, 0.15, -0.3, 0.15, 0.77};
+    /* rank 2: the third coordinate is the sum of the first two */
+    const double singular[9] = {1, 0.5, 1.5, 0.5, 2, 2.5, 1.5, 2.5, 4};
+    const char *methods[3] = {NULL, "eigh", "cholesky"};
+    for (int k = 0; k < 2; k++)
+        for (int m = 0; m < 3; m++)
+            check_mvn_case(g, cov, methods[m], k ? LOOM_FLOAT32 : LOOM_FLOAT64);
+    check_mvn_case(g, singular, "eigh", LOOM_FLOAT64);
+
+    loom_scope_begin();
+    loom_array *m = loom_zeros(1, (int64_t[]){2}, LOOM_FLOAT64);
+    loom_array *indefinite = loom_asarray((const double[]){1, 0, 0, -1}, LOOM_FLOAT64, 2, (int64_t[]){2, 2});
+    CHECK_FAILS(loom_rng_multivariate_normal(g, m, indefinite, 1, (int64_t[]){4}, "raise", 1e-8, "eigh", LOOM_FLOAT64),
+                "loom_rng_multivariate_normal", "covariance is not symmetric positive-semidefinite.");
+    loom_array *ok = loom_rng_multivariate_normal(g, m, loom_eye(2, 2, 0, LOOM_FLOAT64), 1, (int64_t[]){4},
+                                                  "raise", 1e-8, NULL, LOOM_FLOAT64);
+    CHECK(ok && loom_eval(ok) == LOOM_OK);
+    /* cholesky of an indefinite matrix: NumPy's LinAlgError, reported when the result is read */
+    loom_array *bad = loom_rng_multivariate_normal(g, m, indefinite, 1, (int64_t[]){4}, "raise", 1e-8, "cholesky", LOOM_FLOAT64);
+    double out[8];
+    CHECK(bad && loom_get(bad, out, sizeof out) == LOOM_ERR_LINALG);
+    loom_scope_end();
     loom_rng_destroy(g);
 }
 
@@ -632,5 +874,7 @@ int main(void)
     check_independent();
     check_integers();
     check_distributions();
+    check_dirichlet();
+    check_multivariate_normal();
     return check_summary("gpu_test_random");
 }
