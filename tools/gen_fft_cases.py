@@ -77,3 +77,33 @@ def main():
 
 if __name__ == "__main__":
     main()
+
+
+def values():
+    """tests/data/fft_values.txt: NumPy's results on the (6, 17) inputs that
+    tests/gpu/test_fft.c builds (f the flat index: complex cos(0.7 f) + i sin(0.3 f), real
+    cos(0.7 f)). One case a line: its name, the count of values, then re im pairs."""
+    f = np.arange(6 * 17, dtype=np.float64).reshape(6, 17)
+    c = np.cos(0.7 * f) + 1j * np.sin(0.3 * f)
+    r = np.cos(0.7 * f)
+    F = np.fft
+    cases = [
+        ("fft_last", F.fft(c)), ("fft_axis0", F.fft(c, axis=0)), ("fft_pad20", F.fft(c, 20)),
+        ("fft_crop5_axis0_ortho", F.fft(c, 5, 0, "ortho")), ("ifft_forward", F.ifft(c, norm="forward")),
+        ("ifft_axis0", F.ifft(c, axis=0)),
+        ("rfft_last", F.rfft(r)), ("rfft_pad8_axis0", F.rfft(r, 8, 0)), ("irfft_last", F.irfft(c)),
+        ("irfft_pad30", F.irfft(c, 30)), ("hfft_axis0", F.hfft(c, axis=0)), ("ihfft_last", F.ihfft(r)),
+        ("fft2", F.fft2(c)), ("ifftn", F.ifftn(c)), ("rfftn", F.rfftn(r)),
+        ("irfftn_s6_32", F.irfftn(c, s=(6, 32))), ("fftn_repeated", F.fftn(c, axes=(0, 0))),
+        ("fft_transposed", F.fft(c.T, axis=-1)), ("fftfreq", F.fftfreq(17, 0.1)),
+        ("rfftfreq", F.rfftfreq(17, 0.1)),
+    ]
+    path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "fft_values.txt")
+    with open(path, "w") as fh:
+        fh.write("# numpy.fft results, written by tools/gen_fft_cases.py (NumPy %s)\n" % np.__version__)
+        for name, v in cases:
+            v = np.asarray(v).astype(np.complex128).ravel()
+            fh.write("%s %d %s\n" % (name, v.size, " ".join("%r %r" % (float(z.real), float(z.imag)) for z in v)))
+
+
+values()
