@@ -278,6 +278,8 @@ typedef enum loom__stat {
     LOOM__STAT_GRAPH_LAUNCHES,
     LOOM__STAT_BYTES_ALLOCATED,
     LOOM__STAT_HOST_SYNCS,
+    LOOM__STAT_FFT_PLAN_HITS,
+    LOOM__STAT_FFT_PLAN_MISSES,
     LOOM__STAT_COUNT
 } loom__stat;
 

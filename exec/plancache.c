@@ -43,8 +43,11 @@ static int nentries;
 static void entry_free(loom__cached_plan *e)
 {
     loom__replay_free(e->replay);
-    for (int i = 0; e->runs && i < e->plan->nsteps; i++)
+    for (int i = 0; e->runs && i < e->plan->nsteps; i++) {
         loom__kernel_drop(e->runs[i].kernel);
+        if (e->runs[i].fft)
+            loom__cufft_drop(e->runs[i].fft);
+    }
     free(e->runs);
     loom__plan_free(e->plan);
     free(e->key);
@@ -92,7 +95,7 @@ void loom__exec_clear_memory_caches(void)
 
 static int prepare_steps(const char *fn, loom__cached_plan *e)
 {
-    const loom_plan *p = e->plan;
+    loom_plan *p = e->plan;
     e->runs = calloc((size_t)p->nsteps + 1, sizeof *e->runs);
     if (!e->runs) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
@@ -101,6 +104,8 @@ static int prepare_steps(const char *fn, loom__cached_plan *e)
     for (int i = 0; i < p->nsteps; i++) {
         const loom_step *s = &p->steps[i];
         int rc = s->kind == LOOM_STEP_KERNEL    ? loom__kernel_step_prepare(fn, s, &e->runs[i])
+                 : s->kind == LOOM_STEP_LIBRARY && s->lib.routine == LOOM_LIB_CUFFT
+                     ? loom__cufft_prepare(fn, p, i, &e->runs[i])
                  : s->kind == LOOM_STEP_LIBRARY ? loom__library_prepare(fn, &s->lib, s->device)
                                                 : LOOM_OK;
         if (rc)

@@ -17,8 +17,8 @@ int loom__library_prepare(const char *fn, const loom_libcall *l, int device)
     }
 }
 
-int loom__library_run(const char *fn, const loom_libcall *l, int device, void *const *addr,
-                      cudaStream_t st)
+int loom__library_run(const char *fn, const loom_libcall *l, const loom__step_state *r,
+                      int device, void *const *addr, cudaStream_t st)
 {
     switch (l->routine) {
     case LOOM_LIB_CUBLAS_GEMM:
@@ -29,6 +29,8 @@ int loom__library_run(const char *fn, const loom_libcall *l, int device, void *c
         return loom__cusolver_syevd(fn, l, device, addr, st);
     case LOOM_LIB_CUSOLVER_POTRF:
         return loom__cusolver_potrf(fn, l, device, addr, st);
+    case LOOM_LIB_CUFFT:
+        return loom__cufft_exec(fn, l, r, addr, st);
     default:
         loom__error(LOOM_ERR_INVALID, fn, "internal error: unknown library routine %d",
                     (int)l->routine);
@@ -74,7 +76,7 @@ int loom__step_run(const char *fn, const loom_step *s, const loom__step_state *r
     }
     case LOOM_STEP_LIBRARY:
         LOOM__LOG("library call: %s", loom__lib_info(s->lib.routine)->name);
-        return loom__library_run(fn, &s->lib, s->device, addr, st);
+        return loom__library_run(fn, &s->lib, r, s->device, addr, st);
     case LOOM_STEP_COPY: {
         const loom_copy *c = &s->copy;
         cudaError_t e = cudaMemcpyAsync((char *)addr[c->dst] + c->dst_offset,

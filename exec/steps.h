@@ -11,6 +11,7 @@
 typedef struct loom__step_state {
     const loom__kernel *kernel; /* kernel steps with work: compiled and loaded; else NULL */
     void **argv;                /* kernel steps: cudaLaunchKernel's argument pointers */
+    struct loom__fft_plan *fft; /* cuFFT steps: the cuFFT plan held (exec/cufft.c) */
 } loom__step_state;
 
 /* Whether step s does anything (kernels without work and empty copies do not). */
@@ -44,8 +45,8 @@ static inline void *loom__lib_operand(const loom_libcall *l, void *const *addr, 
 int loom__library_prepare(const char *fn, const loom_libcall *l, int device);
 int loom__cublas_prepare(const char *fn, int device);
 /* Runs library call l on device's stream st with buffer addresses addr. */
-int loom__library_run(const char *fn, const loom_libcall *l, int device, void *const *addr,
-                      cudaStream_t st);
+int loom__library_run(const char *fn, const loom_libcall *l, const loom__step_state *r,
+                      int device, void *const *addr, cudaStream_t st);
 /* cublasGemmStridedBatchedEx with the device's handle (exec/cublas.c). */
 int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *const *addr,
                       cudaStream_t st);
@@ -63,6 +64,13 @@ int loom__cusolver_syevd(const char *fn, const loom_libcall *l, int device, void
                          cudaStream_t st);
 int loom__cusolver_potrf(const char *fn, const loom_libcall *l, int device, void *const *addr,
                          cudaStream_t st);
+
+/* cuFFT (exec/cufft.c): step `step` of plan gets its cuFFT plan from the cache (a hold kept in
+ * r until loom__cufft_drop) and its work area at the end of the plan's arena. */
+int loom__cufft_prepare(const char *fn, loom_plan *plan, int step, loom__step_state *r);
+void loom__cufft_drop(struct loom__fft_plan *p);
+int loom__cufft_exec(const char *fn, const loom_libcall *l, const loom__step_state *r,
+                     void *const *addr, cudaStream_t st);
 
 /* ---- any step ---- */
 

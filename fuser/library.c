@@ -13,6 +13,9 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     [LOOM_LIB_CUSOLVER_SYEVD] = {"cusolver syevd", false},
     /* Not captured yet: its workspace is taken from the pool when it runs. */
     [LOOM_LIB_CUSOLVER_POTRF] = {"cusolver potrf", false},
+    /* cuFFT supports stream capture once its work area is set by the caller
+     * (cufftSetAutoAllocation(0) + cufftSetWorkArea) and the plan exists before capture. */
+    [LOOM_LIB_CUFFT] = {"cufft", true},
 };
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r)

@@ -104,6 +104,7 @@ typedef enum loom_lib_routine {
     LOOM_LIB_CUSOLVER_SYEVD,  /* cusolverDnXsyevd; cusolverDnXsyevBatched for stacks */
     LOOM_LIB_CUSOLVER_POTRF,  /* cusolverDnXpotrf per matrix */
     LOOM_LIB_CUBLASLT_MATMUL, /* cublasLtMatmul with a bias (and relu) epilogue */
+    LOOM_LIB_CUFFT,           /* cufftXtExec of a cached cufftXtMakePlanMany plan */
     LOOM_LIB_COUNT
 } loom_lib_routine;
 
@@ -151,6 +152,19 @@ typedef struct loom_potrf_args {
     int64_t n, batch;
 } loom_potrf_args;
 
+/* A batch of rank-dimensional FFTs in cuFFT's advanced layout: element x of transform b lies
+ * at b * idist + (x0 * inembed[1] * inembed[2] + x1 * inembed[2] + x2) * istride (rank 3;
+ * likewise for fewer), and the output at the same with o. n: the logical lengths (the real
+ * side's for R2C and C2R). */
+typedef struct loom_fft_args {
+    int8_t type;     /* LOOM_FFT_C2C, R2C or C2R */
+    int8_t dtype;    /* of the input (complex64/128, or float32/64 for R2C) */
+    bool inverse;
+    int rank;
+    int64_t n[3], inembed[3], onembed[3];
+    int64_t istride, idist, ostride, odist, batch;
+} loom_fft_args;
+
 #define LOOM_LIB_MAX_BUFFERS 4
 
 typedef struct loom_libcall {
@@ -165,6 +179,8 @@ typedef struct loom_libcall {
         loom_gemm_args gemm;
         loom_eigh_args eigh;   /* buffers: A, W, info (batch ints, a LOOM_BUF_STATUS) */
         loom_potrf_args potrf; /* buffers: A, info */
+        loom_fft_args fft;     /* buffers: input, output; workspace: cuFFT's work area, sized
+                                  by exec when the plan is prepared (loom__library_prepare) */
     } args;
 } loom_libcall;
 

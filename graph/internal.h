@@ -90,6 +90,9 @@ static inline loom_buffer *loom__buffer_root(loom_buffer *b)
 /* The most results a multi-output op has (lstsq has four). */
 #define LOOM_MAX_RESULTS 4
 
+/* The transform types of FFT nodes (param.fft.type). */
+enum { LOOM_FFT_C2C = 0, LOOM_FFT_R2C, LOOM_FFT_C2R };
+
 /* Op parameters, one member per op family (the node's op says which is set; nodes start
  * zeroed, so unused bytes are 0 and whole members can be hashed and compared). */
 typedef union loom_params {
@@ -108,6 +111,9 @@ typedef union loom_params {
     /* axis: normalised, 0..ndim-1 */
     struct { int64_t axis; } scan;
     struct { int64_t upper; } cholesky;
+    /* FFT: transform type, inverse (0/1), rank (1..3) and the logical lengths of the last rank
+     * axes; the input may be shorter along them (zero-padded by the lowering) */
+    struct { int64_t type, inverse, rank, n[3]; } fft;
     /* MULTI nodes: where each result lies in the packed value, then the op's own options */
     struct {
         int64_t offset[LOOM_MAX_RESULTS];

@@ -251,6 +251,10 @@ const void *loom__structural_params(const loom_array *a, size_t *len)
         *len = sizeof a->param.cholesky;
         return &a->param.cholesky;
     }
+    if (a->op == LOOM_OP_FFT) {
+        *len = sizeof a->param.fft;
+        return &a->param.fft;
+    }
     if (a->op == LOOM_OP_ROUND) {
         *len = sizeof a->param.round;
         return &a->param.round;

@@ -610,6 +610,8 @@ typedef struct loom_stats {
     uint64_t host_syncs;         /* times evaluation made the host wait for the device (a plan's
                                     host-sync steps, one-time library setup); copies to the
                                     host are not counted */
+    uint64_t fft_plan_cache_hits;   /* cuFFT plans found in the plan cache (docs/fft.md) */
+    uint64_t fft_plan_cache_misses; /* cuFFT plans made */
 } loom_stats;
 
 void loom_stats_get(loom_stats *out);
@@ -640,6 +642,49 @@ loom_array *loom_rng_dirichlet(loom_rng *rng, int k, const double *alpha, int nd
 loom_array *loom_rng_multivariate_normal(loom_rng *rng, loom_array *mean, loom_array *cov,
                                          int ndim, const int64_t *shape, const char *check_valid,
                                          double tol, const char *method, loom_dtype dtype);
+
+/* ------------------------------------------------------------------------------------------ */
+/* numpy.fft on cuFFT (docs/fft.md)                                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* NumPy 2's numpy.fft. n < 0 is NumPy's n=None; norm NULL is "backward" (else "ortho" or
+ * "forward"). float16, bfloat16, float32 and complex64 compute in single precision; integers,
+ * bool, float64 and complex128 in double. Inputs are cropped or zero-padded to n. */
+loom_array *loom_fft_fft(loom_array *a, int64_t n, int axis, const char *norm);
+loom_array *loom_fft_ifft(loom_array *a, int64_t n, int axis, const char *norm);
+/* Real input only; the result has n / 2 + 1 points along axis. */
+loom_array *loom_fft_rfft(loom_array *a, int64_t n, int axis, const char *norm);
+/* n: the real result's length, by default 2 (m - 1) for m input points. */
+loom_array *loom_fft_irfft(loom_array *a, int64_t n, int axis, const char *norm);
+/* Hermitian-symmetric input to a real spectrum, and back (np.fft.hfft / ihfft). */
+loom_array *loom_fft_hfft(loom_array *a, int64_t n, int axis, const char *norm);
+loom_array *loom_fft_ihfft(loom_array *a, int64_t n, int axis, const char *norm);
+/* Transforms over several axes. s: naxes lengths or NULL; axes: naxes axes (negative and, as
+ * NumPy allows, repeated) or NULL: every axis when s is NULL too, else the last naxes. */
+loom_array *loom_fft_fftn(loom_array *a, const int64_t *s, const int *axes, int naxes,
+                          const char *norm);
+loom_array *loom_fft_ifftn(loom_array *a, const int64_t *s, const int *axes, int naxes,
+                           const char *norm);
+loom_array *loom_fft_rfftn(loom_array *a, const int64_t *s, const int *axes, int naxes,
+                           const char *norm);
+loom_array *loom_fft_irfftn(loom_array *a, const int64_t *s, const int *axes, int naxes,
+                            const char *norm);
+/* The same over two axes: s and axes hold 2 entries, or are NULL (axes NULL: (-2, -1)). */
+loom_array *loom_fft_fft2(loom_array *a, const int64_t *s, const int *axes, const char *norm);
+loom_array *loom_fft_ifft2(loom_array *a, const int64_t *s, const int *axes, const char *norm);
+loom_array *loom_fft_rfft2(loom_array *a, const int64_t *s, const int *axes, const char *norm);
+loom_array *loom_fft_irfft2(loom_array *a, const int64_t *s, const int *axes, const char *norm);
+/* Sample frequencies (float64 generators: they cost no memory and fuse into consumers). */
+loom_array *loom_fft_fftfreq(int64_t n, double d);
+loom_array *loom_fft_rfftfreq(int64_t n, double d);
+/* The cuFFT plan cache of each device: at most size plans (default 16; 0 caches none), the
+ * least recently used evicted first. A plan a cached evaluation plan uses stays alive until
+ * that plan goes. Hits and misses are counted in loom_stats. */
+int loom_fft_plan_cache_set_size(int size);
+int loom_fft_plan_cache_get_size(void);
+/* Plans in the caches of all devices. */
+int loom_fft_plan_cache_count(void);
+void loom_fft_plan_cache_clear(void);
 
 #ifdef __cplusplus
 }
