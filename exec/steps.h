@@ -57,6 +57,9 @@ int loom__cusolver_syevd(const char *fn, const loom_libcall *l, int device, void
 int loom__cusolver_potrf(const char *fn, const loom_libcall *l, int device, void *const *addr,
                          cudaStream_t st);
 
+/* CUB's radix sort (exec/cub.c, kernels/loom_sort.cu). */
+int loom__cub_sort_run(const char *fn, const loom_libcall *l, void *const *addr, cudaStream_t st);
+
 /* ---- any step ---- */
 
 /* Runs step s (prepared in r) on st: launched directly, or recorded when st is capturing. */

@@ -11,6 +11,8 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     [LOOM_LIB_CUSOLVER_SYEVD] = {"cusolver syevd", false},
     /* Not captured yet: its workspace is taken from the pool when it runs. */
     [LOOM_LIB_CUSOLVER_POTRF] = {"cusolver potrf", false},
+    /* CUB's device algorithms may be captured when their temporary storage is given. */
+    [LOOM_LIB_CUB_SORT] = {"cub radix sort", true},
 };
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r)

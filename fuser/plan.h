@@ -103,6 +103,7 @@ typedef enum loom_lib_routine {
     LOOM_LIB_CUBLAS_GEMM = 0, /* cublasGemmStridedBatchedEx */
     LOOM_LIB_CUSOLVER_SYEVD,  /* cusolverDnXsyevd; cusolverDnXsyevBatched for stacks */
     LOOM_LIB_CUSOLVER_POTRF,  /* cusolverDnXpotrf per matrix */
+    LOOM_LIB_CUB_SORT,        /* CUB's (segmented) radix sort, kernels/loom_sort.cu */
     LOOM_LIB_COUNT
 } loom_lib_routine;
 
@@ -144,6 +145,16 @@ typedef struct loom_potrf_args {
     int64_t n, batch;
 } loom_potrf_args;
 
+/* A stable radix sort of rows rows of n keys (CUB's DoubleBuffer form). Buffers: keys 0 (the
+ * input) and keys 1, then for argsort values 0 (the indices) and values 1; every one of them is
+ * overwritten. The sorted data (values, else keys) must end in buffer `out`: the runner copies
+ * it there when CUB leaves it in the other buffer of its pair. */
+typedef struct loom_sort_args {
+    int8_t dtype; /* of the keys (loom_dtype) */
+    int8_t out;
+    int64_t n, rows;
+} loom_sort_args;
+
 #define LOOM_LIB_MAX_BUFFERS 4
 
 typedef struct loom_libcall {
@@ -158,6 +169,7 @@ typedef struct loom_libcall {
         loom_gemm_args gemm;
         loom_eigh_args eigh;   /* buffers: A, W, info (batch ints, a LOOM_BUF_STATUS) */
         loom_potrf_args potrf; /* buffers: A, info */
+        loom_sort_args sort;   /* buffers: keys 0, keys 1[, values 0, values 1] */
     } args;
 } loom_libcall;
 
