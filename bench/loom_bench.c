@@ -183,6 +183,25 @@ static loom_array *random_input(int64_t n, double start, int64_t rows)
 
 static loom_array *matmul(loom_array *const *in) { return loom_matmul(in[0], in[1]); }
 
+/* ---- sorting (M = 50e6 as the seeds' exercise) ---- */
+
+#define SORT_M 50000000
+
+static loom_array *sin_linspace(void)
+{
+    return loom_sin(loom_linspace(0, 6.283185307179586, SORT_M, true, LOOM_FLOAT32));
+}
+
+/* The prologue is timed too: its kernel writes straight into the sort's keys. */
+static loom_array *sort50m(loom_array *const *in)
+{
+    (void)in;
+    return loom_sort(sin_linspace(), 0);
+}
+
+static loom_array *sort_last(loom_array *const *in) { return loom_sort(in[0], -1); }
+static loom_array *argsort_last(loom_array *const *in) { return loom_argsort(in[0], -1); }
+
 /* relu(a @ b + bias), relu as maximum(x, 0) */
 static loom_array *matmul_relu_bias(loom_array *const *in)
 {
@@ -338,6 +357,24 @@ int main(int argc, char **argv)
         bad |= bench_matmul("matmul_relu_bias", LOOM_FLOAT32, 2, (int64_t[]){ROWS, ROWS}, true, 0);
     if (wanted(argc, argv, "bmm64")) /* reads a and b, writes the product: 3 x 4 bytes each */
         bad |= bench_matmul("bmm64", LOOM_FLOAT32, 3, (int64_t[]){4096, 64, 64}, false, 12.0 * 4096 * 64 * 64);
+    if (wanted(argc, argv, "sort50M"))
+        bad |= time_workload("sort50M", sort50m, NULL, 4.0 * SORT_M);
+    if (wanted(argc, argv, "sort_only50M")) {
+        loom_array *v = sin_linspace();
+        loom_eval(v);
+        bad |= time_workload("sort_only50M", sort_last, &v, 8.0 * SORT_M);
+        loom_release(v);
+    }
+    if (wanted(argc, argv, "argsort50M")) {
+        loom_array *v = random_input(SORT_M, 0, 1);
+        bad |= time_workload("argsort50M", argsort_last, &v, 12.0 * SORT_M);
+        loom_release(v);
+    }
+    if (wanted(argc, argv, "sort_rows")) {
+        loom_array *m = random_input((int64_t)8192 * 8192, 0, 8192);
+        bad |= time_workload("sort_rows", sort_last, &m, 8.0 * 8192 * 8192);
+        loom_release(m);
+    }
     if (wanted(argc, argv, "compile"))
         bad |= bench_compile();
     return bad;

@@ -31,6 +31,8 @@ int loom__library_run(const char *fn, const loom_libcall *l, const loom__step_st
         return loom__cusolver_potrf(fn, l, device, addr, st);
     case LOOM_LIB_CUFFT:
         return loom__cufft_exec(fn, l, r, addr, st);
+    case LOOM_LIB_CUB_SORT:
+        return loom__cub_sort_run(fn, l, addr, st);
     default:
         loom__error(LOOM_ERR_INVALID, fn, "internal error: unknown library routine %d",
                     (int)l->routine);

@@ -71,6 +71,8 @@ int loom__cufft_prepare(const char *fn, loom_plan *plan, int step, loom__step_st
 void loom__cufft_drop(struct loom__fft_plan *p);
 int loom__cufft_exec(const char *fn, const loom_libcall *l, const loom__step_state *r,
                      void *const *addr, cudaStream_t st);
+/* CUB's radix sort (exec/cub.c, kernels/loom_sort.cu). */
+int loom__cub_sort_run(const char *fn, const loom_libcall *l, void *const *addr, cudaStream_t st);
 
 /* ---- any step ---- */
 

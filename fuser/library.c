@@ -16,6 +16,8 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     /* cuFFT supports stream capture once its work area is set by the caller
      * (cufftSetAutoAllocation(0) + cufftSetWorkArea) and the plan exists before capture. */
     [LOOM_LIB_CUFFT] = {"cufft", true},
+    /* CUB's device algorithms may be captured when their temporary storage is given. */
+    [LOOM_LIB_CUB_SORT] = {"cub radix sort", true},
 };
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r)

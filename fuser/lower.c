@@ -86,6 +86,8 @@ static const loom_lowering *const library_ops[LOOM_OP_COUNT] = {
     [LOOM_OP_EIGH] = &loom__lower_eigh,
     [LOOM_OP_CHOLESKY] = &loom__lower_cholesky,
     [LOOM_OP_FFT] = &loom__lower_fft,
+    [LOOM_OP_SORT] = &loom__lower_sort,
+    [LOOM_OP_ARGSORT] = &loom__lower_sort,
 };
 
 const loom_lowering *loom__lowering(const loom_array *a)

@@ -51,5 +51,6 @@ extern const loom_lowering loom__lower_matmul;
 extern const loom_lowering loom__lower_eigh;
 extern const loom_lowering loom__lower_cholesky;
 extern const loom_lowering loom__lower_fft;
+extern const loom_lowering loom__lower_sort;
 
 #endif

@@ -105,6 +105,7 @@ typedef enum loom_lib_routine {
     LOOM_LIB_CUSOLVER_POTRF,  /* cusolverDnXpotrf per matrix */
     LOOM_LIB_CUBLASLT_MATMUL, /* cublasLtMatmul with a bias (and relu) epilogue */
     LOOM_LIB_CUFFT,           /* cufftXtExec of a cached cufftXtMakePlanMany plan */
+    LOOM_LIB_CUB_SORT,        /* CUB's (segmented) radix sort, kernels/loom_sort.cu */
     LOOM_LIB_COUNT
 } loom_lib_routine;
 
@@ -164,6 +165,15 @@ typedef struct loom_fft_args {
     int64_t n[3], inembed[3], onembed[3];
     int64_t istride, idist, ostride, odist, batch;
 } loom_fft_args;
+/* A stable radix sort of rows rows of n keys (CUB's DoubleBuffer form). Buffers: keys 0 (the
+ * input) and keys 1, then for argsort values 0 (the indices) and values 1; every one of them is
+ * overwritten. The sorted data (values, else keys) must end in buffer `out`: the runner copies
+ * it there when CUB leaves it in the other buffer of its pair. */
+typedef struct loom_sort_args {
+    int8_t dtype; /* of the keys (loom_dtype) */
+    int8_t out;
+    int64_t n, rows;
+} loom_sort_args;
 
 #define LOOM_LIB_MAX_BUFFERS 4
 
@@ -181,6 +191,7 @@ typedef struct loom_libcall {
         loom_potrf_args potrf; /* buffers: A, info */
         loom_fft_args fft;     /* buffers: input, output; workspace: cuFFT's work area, sized
                                   by exec when the plan is prepared (loom__library_prepare) */
+        loom_sort_args sort;   /* buffers: keys 0, keys 1[, values 0, values 1] */
     } args;
 } loom_libcall;
 

@@ -686,6 +686,18 @@ int loom_fft_plan_cache_get_size(void);
 int loom_fft_plan_cache_count(void);
 void loom_fft_plan_cache_clear(void);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Sorting (docs/sorting.md)                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.sort(a, axis, kind="stable") and np.argsort(a, axis, kind="stable") (int64 indices):
+ * every real dtype and bool, along any axis; LOOM_AXIS_NONE sorts the flattened array (1-D).
+ * NaN sorts last (as one positive NaN in loom_sort's result); equal keys keep their order, and
+ * -0.0 equals +0.0 for loom_argsort. loom_sort puts the -0.0 of a run of zeros before its
+ * +0.0. Complex arrays are not supported yet (LOOM_ERR_UNSUPPORTED). */
+loom_array *loom_sort(loom_array *a, int axis);
+loom_array *loom_argsort(loom_array *a, int axis);
+
 #ifdef __cplusplus
 }
 #endif
