@@ -8,7 +8,7 @@ int loom__kernel_step_prepare(const char *fn, const loom_step *s, loom__step_sta
         return LOOM_OK;
     int nh;
     const loom__header *h = loom__device_headers(&nh);
-    r->kernel = loom__kernel_get_held(fn, k->name, k->source, h, nh, NULL);
+    r->kernel = loom__kernel_get_held(fn, k->name, k->source, h, nh, k->options);
     return r->kernel ? LOOM_OK : loom_last_error_code();
 }
 

@@ -80,6 +80,7 @@ typedef struct loom_kernel {
     char name[40];     /* "loom_ew_<hash>": the same structure gives the same name */
     char *source;      /* CUDA C++; it is the kernel cache key together with the options */
     char *summary;     /* the fused ops, e.g. "sin multiply add", for logs and DOT */
+    char *options;     /* NVRTC options a user kernel asked for, or NULL; part of the cache key */
     int nargs;
     loom_karg *args;
     /* Launch shape. Elementwise kernels loop grid-stride over `work` items (vectors when

@@ -54,6 +54,10 @@ typedef struct loom_opinfo {
 
 extern const loom_opinfo loom__ops[LOOM_OP_COUNT];
 
+/* How node a is named in kernel summaries and DOT: NumPy's op name, or the name of the user
+ * kernel that made it. */
+const char *loom__op_label(const loom_array *a);
+
 /* Random generators are the GEN ops from RANDOM_UNIFORM to RANDOM_WALD in ops.def. */
 static inline bool loom__is_random(int op)
 {
@@ -120,10 +124,14 @@ typedef union loom_params {
     struct { uint64_t seed, ctr; double a, b, c; } random;
     /* RANDOM_INTEGERS: seed and ctr as above; values low + [0, range), range 0 meaning 2^64. */
     struct { uint64_t seed, ctr; int64_t low; uint64_t range; } randint;
+    /* UKERNEL (graph/ukernel.h): the call's key and which output this node is (structural),
+     * then the call, which the node holds a reference to */
+    struct { uint64_t key; int64_t output; struct loom__ucall *call; } ukernel;
 } loom_params;
 
-/* The most inputs an elementwise op has (where); other ops may have any number. */
-#define LOOM_MAX_EW_INPUTS 3
+/* The most inputs an elementwise op has (a user kernel's; where has 3); other ops may have
+ * any number. */
+#define LOOM_MAX_EW_INPUTS 16
 
 struct loom_array {
     atomic_int refcount;

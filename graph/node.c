@@ -1,5 +1,6 @@
 /* Nodes: allocation, reference counting, structure hashing, scopes and queries. */
 #include "internal.h"
+#include "ukernel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -255,6 +256,10 @@ const void *loom__structural_params(const loom_array *a, size_t *len)
         *len = sizeof a->param.round;
         return &a->param.round;
     }
+    if (a->op == LOOM_OP_UKERNEL) {
+        *len = 2 * sizeof(int64_t); /* key and output, not the call's address */
+        return &a->param.ukernel;
+    }
     *len = 0;
     return NULL;
 }
@@ -334,6 +339,8 @@ void loom_release(loom_array *a)
         }
         loom__buffer_release(n->buffer);
         free(n->host_data);
+        if (n->op == LOOM_OP_UKERNEL)
+            loom__ucall_release(n->param.ukernel.call);
         free(n);
     }
     if (stack != local)

@@ -615,6 +615,35 @@ typedef struct loom_stats {
 void loom_stats_get(loom_stats *out);
 void loom_stats_reset(void);
 
+/* ---- User kernels (docs/custom-kernels.md) ----
+ * CuPy's ElementwiseKernel for C. Parameters use CuPy's language: "float32 x, T y, raw T z"
+ * (a NumPy dtype name or a one-letter type placeholder, then the name; "raw" passes the whole
+ * array, indexed by the user with i). A call records nodes and runs nothing: the body becomes
+ * an inlined device function inside Loom's fused kernels, so producers and consumers fuse
+ * through it. Errors follow CuPy's messages. */
+typedef struct loom_elementwise_kernel loom_elementwise_kernel;
+
+/* A kernel with CuPy's in_params, out_params, operation and name; preamble (code placed
+ * before the body: helper functions, constants) and options (NVRTC options separated by
+ * spaces, e.g. "-DSCALE=2 --use_fast_math") may be NULL. Returns NULL with an error for a bad
+ * parameter list or name. The caller owns it: loom_elementwise_kernel_destroy drops the
+ * caller's reference, and arrays recorded from it keep it alive until they are released. */
+loom_elementwise_kernel *loom_elementwise_kernel_create(const char *in_params,
+                                                        const char *out_params,
+                                                        const char *operation, const char *name,
+                                                        const char *preamble, const char *options);
+void loom_elementwise_kernel_destroy(loom_elementwise_kernel *k);
+/* Records a call of a one-output kernel: nargs is the number of inputs, or inputs plus
+ * outputs (outputs are never written, arrays being values: they only fix the output dtypes
+ * and must have the result's shape). Weak scalars (loom_scalar, loom_scalar_int) are CuPy's
+ * Python scalars; non-raw arrays broadcast. Returns a new array, or NULL with an error. */
+loom_array *loom_elementwise_kernel_call(loom_elementwise_kernel *k, loom_array *const *args,
+                                         int nargs);
+/* The same for any number of outputs: writes nouts (the kernel's output count) new arrays to
+ * outs. Returns LOOM_OK, or an error code with every outs[i] NULL. */
+int loom_elementwise_kernel_call_many(loom_elementwise_kernel *k, loom_array *const *args,
+                                      int nargs, loom_array **outs, int nouts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,294 @@
+#define _POSIX_C_SOURCE 200809L
+/* User elementwise kernels on the GPU, against host references computed in float64: CuPy's
+ * seed kernels (the my_kernel branch on float32 2x3 and 10000 elements, the type-generic
+ * squared difference on every real dtype), broadcasting, raw indexing with i and _ind, several
+ * outputs, options, a kernel destroyed before its arrays are evaluated, a compile error
+ * reported at materialisation; the fused sum(y * y, axis=1) is one kernel launch, and
+ * elementwise results are bit for bit the same fused and with LOOM_FUSE=0. */
+#include "check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BRANCH_BODY "if (x - 2 > y) z = x * y; else z = x + y;"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double uniform(double lo, double hi) /* xorshift64*: fixed seed, same inputs each run */
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return lo + (hi - lo) * (double)((rng * 0x2545f4914f6cdd1dull) >> 11) * 0x1p-53;
+}
+
+static loom_array *f32_input(int ndim, const int64_t *shape, float *host, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        host[i] = (float)uniform(-4, 4);
+    return loom_asarray(host, LOOM_FLOAT32, ndim, shape);
+}
+
+/* The values of a as float64 (through astype, checked against NumPy by its own tests). */
+static bool get_f64(loom_array *a, double *out, int64_t n)
+{
+    int rc = loom_get(loom_astype(a, LOOM_FLOAT64), out, (size_t)n * sizeof *out);
+    if (rc != LOOM_OK)
+        fprintf(stderr, "loom_get: %s\n", loom_last_error());
+    return rc == LOOM_OK;
+}
+
+static float branch_ref(float x, float y)
+{
+    /* float32 operations of float32 values: float64 then one rounding gives the same bits */
+    return (float)((double)x - 2.0) > y ? (float)((double)x * y) : (float)((double)x + y);
+}
+
+static void check_my_kernel(int ndim, const int64_t *shape)
+{
+    loom_scope_begin();
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++)
+        n *= shape[d];
+    float *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    double *got = malloc((size_t)n * sizeof *got);
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("float32 x, float32 y", "float32 z", BRANCH_BODY,
+                                                                "my_kernel", NULL, NULL);
+    loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){f32_input(ndim, shape, x, n),
+                                                                     f32_input(ndim, shape, y, n)}, 2);
+    CHECK(z && loom_dtype_of(z) == LOOM_FLOAT32);
+    int bad = 0;
+    if (get_f64(z, got, n))
+        for (int64_t i = 0; i < n; i++)
+            bad += got[i] != branch_ref(x[i], y[i]);
+    CHECK_EQ_INT(bad, 0);
+    loom_elementwise_kernel_destroy(k);
+    free(x);
+    free(y);
+    free(got);
+    loom_scope_end();
+}
+
+/* z = (x - y) * (x - y) with T each real dtype, on values 0..8 (exact in every dtype). */
+static void check_squared_difference(void)
+{
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("T x, T y", "T z", "z = (x - y) * (x - y);",
+                                                                "squared_diff", NULL, NULL);
+    enum { N = 1037 };
+    int64_t xs[N], ys[N];
+    double got[N];
+    for (int dt = 0; dt < LOOM_NUM_DTYPES; dt++) {
+        if (dt == LOOM_COMPLEX64 || dt == LOOM_COMPLEX128)
+            continue; /* no C++ operators on Loom's complex types (docs/custom-kernels.md) */
+        loom_scope_begin();
+        int64_t hi = dt == LOOM_BOOL ? 1 : 8;
+        for (int i = 0; i < N; i++) {
+            xs[i] = (int64_t)uniform(0, (double)hi + 1);
+            ys[i] = (int64_t)uniform(0, (double)hi + 1);
+        }
+        loom_array *a = loom_astype(loom_asarray(xs, LOOM_INT64, 1, (int64_t[]){N}), (loom_dtype)dt);
+        loom_array *b = loom_astype(loom_asarray(ys, LOOM_INT64, 1, (int64_t[]){N}), (loom_dtype)dt);
+        loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){a, b}, 2);
+        CHECK(z && loom_dtype_of(z) == dt);
+        int bad = 0;
+        if (get_f64(z, got, N))
+            for (int i = 0; i < N; i++) {
+                int64_t d = xs[i] - ys[i];
+                double want = dt == LOOM_BOOL ? (double)(d != 0) : (double)(d * d);
+                bad += got[i] != want;
+            }
+        if (bad)
+            fprintf(stderr, "squared_diff %s: %d wrong\n", loom_dtype_name((loom_dtype)dt), bad);
+        CHECK_EQ_INT(bad, 0);
+        loom_scope_end();
+    }
+    loom_elementwise_kernel_destroy(k);
+}
+
+/* (3,1) with (4,) broadcasts to (3,4); a weak scalar is cast to the parameter's type. */
+static void check_broadcast_and_scalars(void)
+{
+    loom_scope_begin();
+    float x[3], y[4];
+    double got[12];
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("float32 x, float32 y", "float32 z", BRANCH_BODY,
+                                                                "my_kernel", NULL, NULL);
+    loom_array *a = f32_input(2, (int64_t[]){3, 1}, x, 3), *b = f32_input(1, (int64_t[]){4}, y, 4);
+    loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){a, b}, 2);
+    CHECK_SHAPE(z, 2, ((int64_t[]){3, 4}));
+    int bad = 0;
+    if (get_f64(z, got, 12))
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 4; j++)
+                bad += got[i * 4 + j] != branch_ref(x[i], y[j]);
+    CHECK_EQ_INT(bad, 0);
+    loom_array *zs = loom_elementwise_kernel_call(k, (loom_array *[]){a, loom_scalar(0.5)}, 2);
+    bad = 0;
+    if (get_f64(zs, got, 3))
+        for (int i = 0; i < 3; i++)
+            bad += got[i] != branch_ref(x[i], 0.5f);
+    CHECK_EQ_INT(bad, 0);
+    loom_elementwise_kernel_destroy(k);
+    loom_scope_end();
+}
+
+/* raw parameters read anywhere: z = x + w[(i + 1) % w.size()] * _ind.size() */
+static void check_raw_indexing(void)
+{
+    loom_scope_begin();
+    enum { N = 1000, M = 77 };
+    float x[N], w[M];
+    double got[N];
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create(
+        "T x, raw T w", "T z", "z = x + w[(i + 1) % w.size()] * (T)_ind.size();", "shift_add", NULL, NULL);
+    loom_array *a = f32_input(1, (int64_t[]){N}, x, N), *b = f32_input(1, (int64_t[]){M}, w, M);
+    /* the raw operand computed first (a negative), and a consumer after */
+    loom_array *z = loom_negative(loom_elementwise_kernel_call(k, (loom_array *[]){a, loom_negative(b)}, 2));
+    int bad = 0;
+    if (get_f64(z, got, N))
+        for (int i = 0; i < N; i++)
+            bad += got[i] != -(float)((double)x[i] + (float)((double)-w[(i + 1) % M] * N));
+    CHECK_EQ_INT(bad, 0);
+    loom_elementwise_kernel_destroy(k);
+    loom_scope_end();
+}
+
+/* call_many: both outputs of one call, evaluated together and apart. */
+static void check_two_outputs(void)
+{
+    loom_scope_begin();
+    enum { N = 4099 };
+    float x[N], y[N];
+    double lo[N], hi[N];
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("T x, T y", "T lo, T hi",
+                                                                "lo = x < y ? x : y; hi = x < y ? y : x;", "minmax", NULL, NULL);
+    loom_array *outs[2];
+    CHECK(loom_elementwise_kernel_call_many(k, (loom_array *[]){f32_input(1, (int64_t[]){N}, x, N),
+                                                                f32_input(1, (int64_t[]){N}, y, N)}, 2, outs, 2) == LOOM_OK);
+    CHECK(loom_eval_many(outs, 2) == LOOM_OK);
+    int bad = 0;
+    if (get_f64(outs[0], lo, N) && get_f64(outs[1], hi, N))
+        for (int i = 0; i < N; i++)
+            bad += lo[i] != fmin(x[i], y[i]) || hi[i] != fmax(x[i], y[i]);
+    CHECK_EQ_INT(bad, 0);
+    loom_elementwise_kernel_destroy(k);
+    loom_scope_end();
+}
+
+/* Options reach NVRTC; the kernel object may be destroyed before its arrays are evaluated. */
+static void check_options_and_lifetime(void)
+{
+    loom_scope_begin();
+    enum { N = 100 };
+    float x[N];
+    double got[N];
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("T x", "T z", "z = x * SCALE;", "scaled", NULL,
+                                                                "-DSCALE=3 -std=c++17");
+    loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){f32_input(1, (int64_t[]){N}, x, N)}, 1);
+    loom_elementwise_kernel_destroy(k);
+    int bad = 0;
+    if (get_f64(z, got, N))
+        for (int i = 0; i < N; i++)
+            bad += got[i] != (float)((double)x[i] * 3);
+    CHECK_EQ_INT(bad, 0);
+    loom_scope_end();
+}
+
+/* A body NVRTC refuses fails at materialisation with LOOM_ERR_COMPILE, naming the file that
+ * holds the generated source. */
+static void check_compile_error(void)
+{
+    loom_scope_begin();
+    float x[8];
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("T x", "T z", "z = x +* nope;", "broken", NULL, NULL);
+    loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){f32_input(1, (int64_t[]){8}, x, 8)}, 1);
+    CHECK(z);
+    CHECK_EQ_INT(loom_eval(z), LOOM_ERR_COMPILE);
+    CHECK(strstr(loom_last_error(), "nope") && strstr(loom_last_error(), "source and full log in "));
+    loom_elementwise_kernel_destroy(k);
+    loom_scope_end();
+}
+
+/* Kernel launches of evaluating a, CUDA Graphs off; values into out (float64). */
+static uint64_t launches(loom_array *a, double *out, int64_t n)
+{
+    setenv("LOOM_GRAPHS", "0", 1);
+    loom_stats s0, s1;
+    loom_stats_get(&s0);
+    CHECK_EQ_INT(loom_eval(a), LOOM_OK);
+    loom_stats_get(&s1);
+    unsetenv("LOOM_GRAPHS");
+    CHECK(get_f64(a, out, n));
+    return s1.kernels_launched - s0.kernels_launched;
+}
+
+/* y = my_kernel(a, b); s = sum(y * y, axis=1): one launch, against float64; and an
+ * elementwise chain through the kernel equal bit for bit fused and with LOOM_FUSE=0. */
+static void check_fusion(void)
+{
+    enum { R = 256, C = 1024 };
+    float *x = malloc(R * C * sizeof *x), *y = malloc(R * C * sizeof *y);
+    double *got = malloc(R * C * sizeof *got), *unfused = malloc(R * C * sizeof *unfused);
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("float32 x, float32 y", "float32 z", BRANCH_BODY,
+                                                                "my_kernel", NULL, NULL);
+    const int64_t shape[2] = {R, C};
+    loom_scope_begin();
+    loom_array *a = f32_input(2, shape, x, R * C), *b = f32_input(2, shape, y, R * C);
+    CHECK_EQ_INT(loom_eval(a), LOOM_OK);
+    CHECK_EQ_INT(loom_eval(b), LOOM_OK);
+    for (int fuse = 1; fuse >= 0; fuse--) {
+        if (!fuse)
+            setenv("LOOM_FUSE", "0", 1);
+        loom_scope_begin();
+        loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){a, b}, 2);
+        loom_array *s = loom_sum(loom_multiply(z, z), (int[]){1}, 1, false);
+        double sums[R];
+        uint64_t n = launches(s, sums, R);
+        if (fuse)
+            CHECK_EQ_INT(n, 1);
+        int bad = 0;
+        for (int r = 0; r < R; r++) {
+            double ref = 0, mag = 0;
+            for (int c = 0; c < C; c++) {
+                double v = branch_ref(x[r * C + c], y[r * C + c]);
+                v = (float)(v * v);
+                ref += v;
+                mag += fabs(v);
+            }
+            bad += fabs(sums[r] - ref) > 0x1p-24 * (2 * (log2(C + 1.0) + sqrt(C)) + 4) * mag;
+        }
+        CHECK_EQ_INT(bad, 0);
+        loom_array *e = loom_multiply(loom_exp(loom_elementwise_kernel_call(k, (loom_array *[]){loom_sin(a), b}, 2)), b);
+        uint64_t ne = launches(e, fuse ? got : unfused, R * C);
+        if (fuse)
+            CHECK_EQ_INT(ne, 1);
+        loom_scope_end();
+        unsetenv("LOOM_FUSE");
+    }
+    CHECK(memcmp(got, unfused, R * C * sizeof *got) == 0);
+    loom_scope_end();
+    loom_elementwise_kernel_destroy(k);
+    free(x);
+    free(y);
+    free(got);
+    free(unfused);
+}
+
+int main(void)
+{
+    if (loom_device_count() <= 0) {
+        printf("gpu_test_ukernel: no CUDA device, skipped\n");
+        return 77;
+    }
+    check_my_kernel(2, (int64_t[]){2, 3});
+    check_my_kernel(1, (int64_t[]){10000});
+    check_squared_difference();
+    check_broadcast_and_scalars();
+    check_raw_indexing();
+    check_two_outputs();
+    check_options_and_lifetime();
+    check_compile_error();
+    check_fusion();
+    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
+    return check_summary("gpu_test_ukernel");
+}
