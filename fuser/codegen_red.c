@@ -262,8 +262,13 @@ static void emit_functor(const rctx *c, loom_strbuf *sb, int r)
     char A[64];
     acc_type(c, c->reds[r], A, sizeof A);
     const char *T = loom__ctype(a->inputs[0]->dtype), *body = NULL, *id = NULL;
-    char buf[128];
+    char buf[128], idbuf[64];
     switch (a->op) {
+    case LOOM_OP_UREDUCE:
+        loom__ureduce_functor(a, buf, sizeof buf, idbuf, sizeof idbuf);
+        body = buf;
+        id = idbuf;
+        break;
     case LOOM_OP_SUM: body = "loom_add(a, b)"; id = "loom_cast<A>(0)"; break;
     case LOOM_OP_PROD: body = "loom_multiply(a, b)"; id = "loom_cast<A>(1)"; break;
     case LOOM_OP_MAX: body = "loom_maximum(a, b)"; id = "loom_red_lowest<A>()"; break;

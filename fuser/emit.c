@@ -216,7 +216,7 @@ void loom__needs_add_node(loom_needs *n, const loom_array *a)
 {
     loom__needs_add(n, a->dtype);
     loom__needs_add(n, a->cdtype);
-    if (a->op == LOOM_OP_UKERNEL)
+    if (a->op == LOOM_OP_UKERNEL || a->op == LOOM_OP_UREDUCE)
         loom__needs_add_ukernel(n, a);
     const loom_array *g = a->op == LOOM_OP_VIEW && a->ninputs ? a->inputs[0] : a;
     n->random |= loom__is_random(g->op);

@@ -60,6 +60,10 @@ void loom__emit_ukernel_defs(loom_strbuf *sb, const loom_array *const *nodes, in
 void loom__emit_ukernel_call(loom_strbuf *sb, const loom_array *a, const char *const *in,
                              const char *index, const char *size);
 void loom__needs_add_ukernel(loom_needs *n, const loom_array *a);
+/* The operator and identity of UREDUCE node a's functor, as expressions (defined by
+ * loom__emit_ukernel_defs). */
+void loom__ureduce_functor(const loom_array *a, char *body, size_t nbody, char *identity,
+                           size_t nidentity);
 /* Computed by a kernel of its own: raw inputs, the index in the body, or options. */
 bool loom__ukernel_is_boundary(const loom_array *a);
 bool loom__ukernel_input_is_raw(const loom_array *a, int k);

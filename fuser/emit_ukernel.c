@@ -5,9 +5,14 @@
 
 #include "../graph/ukernel.h"
 
+static bool is_user(const loom_array *a)
+{
+    return a->op == LOOM_OP_UKERNEL || a->op == LOOM_OP_UREDUCE;
+}
+
 static const loom__ucall *call_of(const loom_array *a)
 {
-    return a->param.ukernel.call;
+    return a->op == LOOM_OP_UREDUCE ? a->param.ureduce.call : a->param.ukernel.call;
 }
 
 /* The C++ type a parameter is declared with: its placeholder letter (typedef'd in the
@@ -49,12 +54,33 @@ static void inputs(loom_strbuf *sb, const loom__ucall *c, bool declare)
     }
 }
 
+/* The dtype a reduce step reduces in, for call c. */
+static int reduce_dtype(const loom__ucall *c)
+{
+    const loom_elementwise_kernel *k = c->kernel;
+    for (int p = 0; k->reduce_dtype == LOOM_NO_DTYPE && p < k->nin + k->nout; p++)
+        if (k->params[p].dtype == LOOM_NO_DTYPE && k->params[p].placeholder == k->reduce_letter)
+            return c->types[p];
+    return k->reduce_dtype;
+}
+
+/* A reduce step: CuPy's _type_reduce, the operator of a and b, and the identity. */
+static void emit_reduce_step(loom_strbuf *sb, const loom__ucall *c)
+{
+    const loom_elementwise_kernel *k = c->kernel;
+    loom__sb_printf(sb, "typedef %s _type_reduce;\n", loom__ctype(reduce_dtype(c)));
+    loom__sb_printf(sb, "__device__ __forceinline__ _type_reduce reduce(const _type_reduce a, const _type_reduce b)\n"
+                        "{\n    return (%s);\n}\n", k->operation);
+    loom__sb_printf(sb, "__device__ __forceinline__ _type_reduce identity()\n{\n    return (_type_reduce)(%s);\n}\n",
+                    k->identity);
+}
+
 static void emit_def(loom_strbuf *sb, const loom__ucall *c)
 {
     const loom_elementwise_kernel *k = c->kernel;
     const int n = k->nin + k->nout;
-    loom__sb_printf(sb, "// user kernel \"%s\"\nnamespace loom_uk_%016llx {\n", k->name,
-                    (unsigned long long)c->key);
+    loom__sb_printf(sb, "// user kernel \"%s\"%s\nnamespace loom_uk_%016llx {\n", k->name,
+                    k->identity ? " (reduce step)" : "", (unsigned long long)c->key);
     /* placeholders: each letter once */
     for (int p = 0; p < n; p++) {
         const loom__uparam *q = &k->params[p];
@@ -66,6 +92,11 @@ static void emit_def(loom_strbuf *sb, const loom__ucall *c)
     }
     if (*k->preamble)
         loom__sb_printf(sb, "%s\n", k->preamble);
+    if (k->identity) {
+        emit_reduce_step(sb, c);
+        loom__sb_printf(sb, "}\n");
+        return;
+    }
     loom__sb_printf(sb, "__device__ __forceinline__ void body(");
     inputs(sb, c, true);
     for (int p = k->nin; p < n; p++) {
@@ -95,11 +126,11 @@ void loom__emit_ukernel_defs(loom_strbuf *sb, const loom_array *const *nodes, in
 {
     bool any = false;
     for (int i = 0; i < n; i++) {
-        if (nodes[i]->op != LOOM_OP_UKERNEL)
+        if (!is_user(nodes[i]))
             continue;
         bool seen = false;
         for (int j = 0; j < i && !seen; j++)
-            seen = nodes[j]->op == LOOM_OP_UKERNEL && nodes[j]->param.ukernel.key == nodes[i]->param.ukernel.key;
+            seen = is_user(nodes[j]) && call_of(nodes[j])->key == call_of(nodes[i])->key;
         if (seen)
             continue;
         if (!any)
@@ -134,6 +165,14 @@ void loom__needs_add_ukernel(loom_needs *n, const loom_array *a)
     const loom__ucall *c = call_of(a);
     for (int p = 0; p < c->kernel->nin + c->kernel->nout; p++)
         loom__needs_add(n, c->types[p]);
+}
+
+void loom__ureduce_functor(const loom_array *a, char *body, size_t nbody, char *identity,
+                           size_t nidentity)
+{
+    const unsigned long long key = (unsigned long long)call_of(a)->key;
+    snprintf(body, nbody, "loom_uk_%016llx::reduce(a, b)", key);
+    snprintf(identity, nidentity, "loom_uk_%016llx::identity()", key);
 }
 
 bool loom__ukernel_is_boundary(const loom_array *a)

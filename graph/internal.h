@@ -127,6 +127,8 @@ typedef union loom_params {
     /* UKERNEL (graph/ukernel.h): the call's key and which output this node is (structural),
      * then the call, which the node holds a reference to */
     struct { uint64_t key; int64_t output; struct loom__ucall *call; } ukernel;
+    /* UREDUCE: reduce's members, then as ukernel's (the call of the reduce step) */
+    struct { int64_t axes, keepdims; uint64_t key; struct loom__ucall *call; } ureduce;
 } loom_params;
 
 /* The most inputs an elementwise op has (a user kernel's; where has 3); other ops may have
@@ -281,6 +283,9 @@ loom_array *loom__weak_float_unscoped(const char *fn, double value);
  * dtypes; this only records (NULL on out of memory). */
 loom_array *loom__reduce(const char *fn, loom_op op, loom_array *a, uint32_t axes, bool keepdims,
                          loom_dtype acc, loom_dtype out);
+/* The same node before loom__node_finish, for ops with parameters of their own to set. */
+loom_array *loom__reduce_alloc(const char *fn, loom_op op, loom_array *a, uint32_t axes,
+                               bool keepdims, loom_dtype acc, loom_dtype out);
 
 /* ---- library ops (graph/matmul_node.c) ---- */
 

@@ -232,6 +232,10 @@ static inline uint64_t mix(uint64_t h, uint64_t v)
 
 const void *loom__structural_params(const loom_array *a, size_t *len)
 {
+    if (a->op == LOOM_OP_UREDUCE) {
+        *len = 3 * sizeof(int64_t); /* axes, keepdims and key, not the call's address */
+        return &a->param.ureduce;
+    }
     switch (loom__ops[a->op].kind) {
     case LOOM_OPK_REDUCE:
         *len = sizeof a->param.reduce;
@@ -341,6 +345,8 @@ void loom_release(loom_array *a)
         free(n->host_data);
         if (n->op == LOOM_OP_UKERNEL)
             loom__ucall_release(n->param.ukernel.call);
+        if (n->op == LOOM_OP_UREDUCE)
+            loom__ucall_release(n->param.ureduce.call);
         free(n);
     }
     if (stack != local)

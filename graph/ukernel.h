@@ -30,6 +30,12 @@ struct loom_elementwise_kernel {
      * computed by a kernel of its own (docs/custom-kernels.md, "What fuses"). */
     bool boundary;
     uint64_t hash; /* of the parameter lists, operation, name, preamble and options */
+    /* A reduction kernel's reduce step (graph/ukernel_reduce.c) has an identity: then
+     * operation is CuPy's reduce_expr over a and b of the reduce type, which is a placeholder
+     * letter (reduce_letter) or reduce_dtype. */
+    char *identity;
+    char reduce_letter;
+    int8_t reduce_dtype;
 };
 
 /* One call: the kernel and the dtype of each of its nin + nout parameters. Shared by the
@@ -41,6 +47,29 @@ typedef struct loom__ucall {
     int8_t types[];
 } loom__ucall;
 
+/* For loom_elementwise_kernel_create and the kernels a reduction kernel is made of: errors
+ * under fn. */
+loom_elementwise_kernel *loom__ukernel_new(const char *fn, const char *in_params,
+                                           const char *out_params, const char *operation,
+                                           const char *name, const char *preamble,
+                                           const char *options);
+/* The checks of a call's arguments: their count (inputs, or inputs and outputs), NULLs, one
+ * device. LOOM_OK or the error code recorded under fn. */
+int loom__ukernel_check_args(const char *fn, const loom_elementwise_kernel *k,
+                             loom_array *const *args, int nargs);
+/* The broadcast shape of the non-raw array inputs; 0 or -1. */
+int loom__ukernel_loop_shape(const char *fn, const loom_elementwise_kernel *k,
+                             loom_array *const *args, int *ndim, int64_t *shape);
+/* Every parameter's dtype for these arguments, as CuPy decides them; NULL on error. */
+loom__ucall *loom__ucall_resolve(const char *fn, loom_elementwise_kernel *k,
+                                 loom_array *const *args, int nargs, int ndim,
+                                 const int64_t *shape);
+/* A call of k with the given nin + nout dtypes. */
+loom__ucall *loom__ucall_new(const char *fn, loom_elementwise_kernel *k, const int8_t *types);
+/* The UKERNEL node of output `out` of call c on args (k->nin inputs), unscoped: the caller
+ * owns it. Non-raw arrays are broadcast to shape in the caller's scope. */
+loom_array *loom__ukernel_record(const char *fn, loom__ucall *c, loom_array *const *args,
+                                 int out, int ndim, const int64_t *shape);
 void loom__ucall_release(loom__ucall *c);
 void loom__ukernel_release(loom_elementwise_kernel *k);
 

@@ -67,6 +67,7 @@ void loom__ukernel_release(loom_elementwise_kernel *k)
     free(k->name);
     free(k->preamble);
     free(k->options);
+    free(k->identity);
     free(k);
 }
 
@@ -84,39 +85,39 @@ void loom_elementwise_kernel_destroy(loom_elementwise_kernel *k)
 }
 
 /* The checks of a parsed kernel that CuPy makes at creation, and Loom's own limits. */
-static int check_params(const loom_elementwise_kernel *k)
+static int check_params(const char *fn, const loom_elementwise_kernel *k)
 {
     const int n = k->nin + k->nout;
     if (k->nout == 0) {
-        loom__error(LOOM_ERR_INVALID, create_fn,
+        loom__error(LOOM_ERR_INVALID, fn,
                     "kernel \"%s\" has no output parameter (its result would be lost: arrays are values)",
                     k->name);
         return -1;
     }
     if (k->nin > LOOM_MAX_EW_INPUTS) {
-        loom__error(LOOM_ERR_UNSUPPORTED, create_fn, "kernel \"%s\" has %d inputs; at most %d are supported",
+        loom__error(LOOM_ERR_UNSUPPORTED, fn, "kernel \"%s\" has %d inputs; at most %d are supported",
                     k->name, k->nin, LOOM_MAX_EW_INPUTS);
         return -1;
     }
     for (int p = 0; p < n; p++) {
         const loom__uparam *a = &k->params[p];
         if (strcmp(a->name, "i") == 0) {
-            loom__error(LOOM_ERR_INVALID, create_fn, "Can not use 'i' as a parameter name");
+            loom__error(LOOM_ERR_INVALID, fn, "Can not use 'i' as a parameter name");
             return -1;
         }
         if (strcmp(a->name, "_ind") == 0 || strncmp(a->name, "loom_", 5) == 0) {
-            loom__error(LOOM_ERR_INVALID, create_fn, "parameter name \"%s\" is reserved", a->name);
+            loom__error(LOOM_ERR_INVALID, fn, "parameter name \"%s\" is reserved", a->name);
             return -1;
         }
         if (a->raw && p >= k->nin) {
-            loom__error(LOOM_ERR_UNSUPPORTED, create_fn,
+            loom__error(LOOM_ERR_UNSUPPORTED, fn,
                         "raw output parameter \"%s\": outputs are new arrays of the broadcast shape (raw outputs are not supported)",
                         a->name);
             return -1;
         }
         for (int q = 0; q < p; q++)
             if (strcmp(k->params[q].name, a->name) == 0) {
-                loom__error(LOOM_ERR_INVALID, create_fn, "duplicate parameter name \"%s\"", a->name);
+                loom__error(LOOM_ERR_INVALID, fn, "duplicate parameter name \"%s\"", a->name);
                 return -1;
             }
     }
@@ -130,28 +131,28 @@ static char *dup_or_empty(const char *s, bool *failed)
     return d;
 }
 
-loom_elementwise_kernel *loom_elementwise_kernel_create(const char *in_params,
-                                                        const char *out_params,
-                                                        const char *operation, const char *name,
-                                                        const char *preamble, const char *options)
+loom_elementwise_kernel *loom__ukernel_new(const char *fn, const char *in_params,
+                                           const char *out_params, const char *operation,
+                                           const char *name, const char *preamble,
+                                           const char *options)
 {
     if (!operation) {
-        loom__error(LOOM_ERR_INVALID, create_fn, "operation is NULL");
+        loom__error(LOOM_ERR_INVALID, fn, "operation is NULL");
         return NULL;
     }
     if (!is_identifier(name) || strlen(name) > 64) {
-        loom__error(LOOM_ERR_INVALID, create_fn, "Invalid kernel name: \"%.80s\"", name ? name : "(null)");
+        loom__error(LOOM_ERR_INVALID, fn, "Invalid kernel name: \"%.80s\"", name ? name : "(null)");
         return NULL;
     }
     loom_elementwise_kernel *k = calloc(1, sizeof *k);
     if (!k) {
-        loom__error(LOOM_ERR_OOM, create_fn, "out of host memory");
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;
     }
     atomic_init(&k->refcount, 1);
     loom__uparam *in = NULL, *out = NULL;
-    if (loom__uparams_parse(create_fn, in_params, &in, &k->nin) ||
-        loom__uparams_parse(create_fn, out_params, &out, &k->nout)) {
+    if (loom__uparams_parse(fn, in_params, &in, &k->nin) ||
+        loom__uparams_parse(fn, out_params, &out, &k->nout)) {
         loom__uparams_free(in, k->nin);
         free(k);
         return NULL;
@@ -176,11 +177,11 @@ loom_elementwise_kernel *loom_elementwise_kernel_create(const char *in_params,
     k->preamble = dup_or_empty(preamble, &failed);
     k->options = dup_or_empty(options, &failed);
     if (failed) {
-        loom__error(LOOM_ERR_OOM, create_fn, "out of host memory");
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         loom__ukernel_release(k);
         return NULL;
     }
-    if (check_params(k)) {
+    if (check_params(fn, k)) {
         loom__ukernel_release(k);
         return NULL;
     }
@@ -203,9 +204,21 @@ loom_elementwise_kernel *loom_elementwise_kernel_create(const char *in_params,
     return k;
 }
 
+loom_elementwise_kernel *loom_elementwise_kernel_create(const char *in_params,
+                                                        const char *out_params,
+                                                        const char *operation, const char *name,
+                                                        const char *preamble, const char *options)
+{
+    return loom__ukernel_new(create_fn, in_params, out_params, operation, name, preamble, options);
+}
+
 const char *loom__op_label(const loom_array *a)
 {
-    return a->op == LOOM_OP_UKERNEL ? a->param.ukernel.call->kernel->name : loom__ops[a->op].name;
+    if (a->op == LOOM_OP_UKERNEL)
+        return a->param.ukernel.call->kernel->name;
+    if (a->op == LOOM_OP_UREDUCE)
+        return a->param.ureduce.call->kernel->name;
+    return loom__ops[a->op].name;
 }
 
 /* ---- calls ---- */
@@ -220,11 +233,11 @@ static const char *dtname(int dt)
 /* Binds parameter p's type to array dtype dt, as CuPy's _decide_params_type does: an explicit
  * type must match exactly, a placeholder takes the first dtype it meets. letters[c] holds the
  * dtype bound to placeholder letter c, or LOOM_NO_DTYPE. */
-static int bind_type(const loom__uparam *p, int dt, int8_t *letters)
+static int bind_type(const char *fn, const loom__uparam *p, int dt, int8_t *letters)
 {
     if (p->dtype != LOOM_NO_DTYPE) {
         if (p->dtype != dt) {
-            loom__error(LOOM_ERR_INVALID, call_fn, "Type is mismatched. %s %s %s", p->name, dtname(dt),
+            loom__error(LOOM_ERR_INVALID, fn, "Type is mismatched. %s %s %s", p->name, dtname(dt),
                         dtname(p->dtype));
             return -1;
         }
@@ -234,7 +247,7 @@ static int bind_type(const loom__uparam *p, int dt, int8_t *letters)
     if (*bound == LOOM_NO_DTYPE) {
         *bound = (int8_t)dt;
     } else if (*bound != dt) {
-        loom__error(LOOM_ERR_INVALID, call_fn, "Type is mismatched. %s %s %s %c", p->name, dtname(dt),
+        loom__error(LOOM_ERR_INVALID, fn, "Type is mismatched. %s %s %s %c", p->name, dtname(dt),
                     dtname(*bound), p->placeholder);
         return -1;
     }
@@ -243,8 +256,8 @@ static int bind_type(const loom__uparam *p, int dt, int8_t *letters)
 
 /* The broadcast shape of the non-raw array arguments (weak scalars are CuPy's Python
  * scalars and do not take part). */
-static int loop_shape(const loom_elementwise_kernel *k, loom_array *const *args, int *ndim,
-                      int64_t *shape)
+int loom__ukernel_loop_shape(const char *fn, const loom_elementwise_kernel *k,
+                             loom_array *const *args, int *ndim, int64_t *shape)
 {
     int ndims[LOOM_MAX_EW_INPUTS];
     const int64_t *shapes[LOOM_MAX_EW_INPUTS];
@@ -255,52 +268,64 @@ static int loop_shape(const loom_elementwise_kernel *k, loom_array *const *args,
             shapes[n++] = args[p]->shape;
         }
     if (n == 0) {
-        loom__error(LOOM_ERR_INVALID, call_fn, "Loop size is undecided.");
+        loom__error(LOOM_ERR_INVALID, fn, "Loop size is undecided.");
         return -1;
     }
-    return loom__broadcast_shapes(call_fn, n, ndims, shapes, ndim, shape);
+    return loom__broadcast_shapes(fn, n, ndims, shapes, ndim, shape);
 }
 
 /* Every parameter's dtype for these arguments (CuPy's order: outputs first, then inputs). */
-static loom__ucall *resolve(loom_elementwise_kernel *k, loom_array *const *args, int nargs,
-                            int ndim, const int64_t *shape)
+loom__ucall *loom__ucall_resolve(const char *fn, loom_elementwise_kernel *k,
+                                 loom_array *const *args, int nargs, int ndim,
+                                 const int64_t *shape)
 {
     int8_t letters[256];
     memset(letters, LOOM_NO_DTYPE, sizeof letters);
     for (int p = k->nin; p < nargs; p++) {
         const loom_array *a = args[p];
         if (a->weak) {
-            loom__error(LOOM_ERR_INVALID, call_fn, "Output arguments must be arrays, not weak scalars");
+            loom__error(LOOM_ERR_INVALID, fn, "Output arguments must be arrays, not weak scalars");
             return NULL;
         }
         if (a->ndim != ndim || memcmp(a->shape, shape, (size_t)ndim * sizeof *shape) != 0) {
-            loom__error(LOOM_ERR_INVALID, call_fn, "Out shape is mismatched");
+            loom__error(LOOM_ERR_INVALID, fn, "Out shape is mismatched");
             return NULL;
         }
-        if (bind_type(&k->params[p], a->dtype, letters))
+        if (bind_type(fn, &k->params[p], a->dtype, letters))
             return NULL;
     }
     for (int p = 0; p < k->nin; p++)
-        if (!args[p]->weak && bind_type(&k->params[p], args[p]->dtype, letters))
+        if (!args[p]->weak && bind_type(fn, &k->params[p], args[p]->dtype, letters))
             return NULL;
     const int n = k->nin + k->nout;
-    loom__ucall *c = malloc(sizeof *c + (size_t)n);
-    if (!c) {
-        loom__error(LOOM_ERR_OOM, call_fn, "out of host memory");
+    int8_t types[2 * LOOM_MAX_EW_INPUTS + 64];
+    if (n > (int)sizeof types) {
+        loom__error(LOOM_ERR_UNSUPPORTED, fn, "kernel \"%s\" has too many outputs", k->name);
         return NULL;
     }
     for (int p = 0; p < n; p++) {
         const loom__uparam *q = &k->params[p];
         int dt = q->dtype != LOOM_NO_DTYPE ? q->dtype : letters[(unsigned char)q->placeholder];
         if (dt == LOOM_NO_DTYPE) {
-            loom__error(LOOM_ERR_INVALID, call_fn,
+            loom__error(LOOM_ERR_INVALID, fn,
                         "Cannot determine the type of placeholder %c of \"%s\": no array argument has it",
                         q->placeholder, q->name);
-            free(c);
             return NULL;
         }
-        c->types[p] = (int8_t)dt;
+        types[p] = (int8_t)dt;
     }
+    return loom__ucall_new(fn, k, types);
+}
+
+loom__ucall *loom__ucall_new(const char *fn, loom_elementwise_kernel *k, const int8_t *types)
+{
+    const int n = k->nin + k->nout;
+    loom__ucall *c = malloc(sizeof *c + (size_t)n);
+    if (!c) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return NULL;
+    }
+    memcpy(c->types, types, (size_t)n);
     atomic_init(&c->refcount, 1);
     c->kernel = k;
     atomic_fetch_add_explicit(&k->refcount, 1, memory_order_relaxed);
@@ -309,11 +334,11 @@ static loom__ucall *resolve(loom_elementwise_kernel *k, loom_array *const *args,
 }
 
 /* The node of output `out`: arguments in parameter order, non-raw arrays broadcast. */
-static loom_array *record(loom__ucall *c, loom_array *const *args, int out, int ndim,
-                          const int64_t *shape)
+loom_array *loom__ukernel_record(const char *fn, loom__ucall *c, loom_array *const *args,
+                                 int out, int ndim, const int64_t *shape)
 {
     const loom_elementwise_kernel *k = c->kernel;
-    loom_array *n = loom__node_alloc_n(call_fn, LOOM_OP_UKERNEL, (loom_dtype)c->types[k->nin + out],
+    loom_array *n = loom__node_alloc_n(fn, LOOM_OP_UKERNEL, (loom_dtype)c->types[k->nin + out],
                                        ndim, shape, k->nin);
     if (!n)
         return NULL;
@@ -321,7 +346,7 @@ static loom_array *record(loom__ucall *c, loom_array *const *args, int out, int 
     for (int p = 0; p < k->nin; p++) {
         loom_array *a = args[p];
         /* broadcast views belong to the scope call() opens around recording */
-        loom_array *in = k->params[p].raw || a->weak ? a : loom__broadcast_to(call_fn, a, ndim, shape);
+        loom_array *in = k->params[p].raw || a->weak ? a : loom__broadcast_to(fn, a, ndim, shape);
         if (!in) {
             loom_release(n);
             return NULL;
@@ -333,6 +358,26 @@ static loom_array *record(loom__ucall *c, loom_array *const *args, int out, int 
     n->param.ukernel.call = c;
     atomic_fetch_add_explicit(&c->refcount, 1, memory_order_relaxed);
     return loom__node_finish_unscoped(n);
+}
+
+int loom__ukernel_check_args(const char *fn, const loom_elementwise_kernel *k,
+                             loom_array *const *args, int nargs)
+{
+    if (nargs != k->nin && nargs != k->nin + k->nout) {
+        loom__error(LOOM_ERR_INVALID, fn,
+                    "Wrong number of arguments for '%s'. It must be either %d or %d (with outputs), but given %d.",
+                    k->name, k->nin, k->nin + k->nout, nargs);
+        return LOOM_ERR_INVALID;
+    }
+    if (loom__check_input_list(fn, args, nargs))
+        return loom_last_error_code() ? loom_last_error_code() : LOOM_ERR_INVALID;
+    for (int p = 1; p < nargs; p++)
+        if (args[p]->device != args[0]->device) {
+            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)",
+                        args[0]->device, args[p]->device);
+            return LOOM_ERR_INVALID;
+        }
+    return LOOM_OK;
 }
 
 static int call(loom_elementwise_kernel *k, loom_array *const *args, int nargs, loom_array **outs,
@@ -349,32 +394,20 @@ static int call(loom_elementwise_kernel *k, loom_array *const *args, int nargs, 
                     k->nout == 1 ? "" : "s", nouts);
         return LOOM_ERR_INVALID;
     }
-    if (nargs != k->nin && nargs != k->nin + k->nout) {
-        loom__error(LOOM_ERR_INVALID, call_fn,
-                    "Wrong number of arguments for '%s'. It must be either %d or %d (with outputs), but given %d.",
-                    k->name, k->nin, k->nin + k->nout, nargs);
-        return LOOM_ERR_INVALID;
-    }
-    if (loom__check_input_list(call_fn, args, nargs))
-        return loom_last_error_code() ? loom_last_error_code() : LOOM_ERR_INVALID;
-    for (int p = 1; p < nargs; p++)
-        if (args[p]->device != args[0]->device) {
-            loom__error(LOOM_ERR_INVALID, call_fn, "arrays are on different devices (%d and %d)",
-                        args[0]->device, args[p]->device);
-            return LOOM_ERR_INVALID;
-        }
+    int rc = loom__ukernel_check_args(call_fn, k, args, nargs);
+    if (rc != LOOM_OK)
+        return rc;
     int ndim;
     int64_t shape[LOOM_MAXDIMS];
-    if (loop_shape(k, args, &ndim, shape))
+    if (loom__ukernel_loop_shape(call_fn, k, args, &ndim, shape))
         return LOOM_ERR_INVALID;
-    loom__ucall *c = resolve(k, args, nargs, ndim, shape);
+    loom__ucall *c = loom__ucall_resolve(call_fn, k, args, nargs, ndim, shape);
     if (!c)
         return loom_last_error_code();
     /* Scoped only once every output exists, so a failure leaves nothing behind. */
-    int rc = LOOM_OK;
     loom_scope_begin();
     for (int o = 0; o < nouts && rc == LOOM_OK; o++)
-        if (!(outs[o] = record(c, args, o, ndim, shape)))
+        if (!(outs[o] = loom__ukernel_record(call_fn, c, args, o, ndim, shape)))
             rc = loom_last_error_code();
     loom_scope_end();
     loom__ucall_release(c);

@@ -644,6 +644,24 @@ loom_array *loom_elementwise_kernel_call(loom_elementwise_kernel *k, loom_array 
 int loom_elementwise_kernel_call_many(loom_elementwise_kernel *k, loom_array *const *args,
                                       int nargs, loom_array **outs, int nouts);
 
+/* CuPy's ReductionKernel: in_params and out_params as above (one output); map_expr is an
+ * expression of the inputs, reduce_expr one of a and b (CuPy's operands), post_map_expr a
+ * statement assigning the output from a (NULL: "out = a"), identity the reduce step's
+ * identity as a C expression (required), reduce_type the C type reduced in (a placeholder
+ * letter, float, double, int, long long, ...; NULL: the output's type). */
+typedef struct loom_reduction_kernel loom_reduction_kernel;
+loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const char *out_params,
+                                                    const char *map_expr, const char *reduce_expr,
+                                                    const char *post_map_expr,
+                                                    const char *identity, const char *name,
+                                                    const char *reduce_type,
+                                                    const char *preamble, const char *options);
+void loom_reduction_kernel_destroy(loom_reduction_kernel *k);
+/* Reduces over axes[0..naxes) (NULL: every axis, CuPy's axis=None), keeping them as size 1
+ * with keepdims. Arguments as loom_elementwise_kernel_call (non-raw). */
+loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *const *args,
+                                       int nargs, const int *axes, int naxes, bool keepdims);
+
 #ifdef __cplusplus
 }
 #endif

@@ -351,6 +351,78 @@ static void test_compile_error(void)
     loom_scope_end();
 }
 
+/* Reduction kernels: CuPy's errors and Loom's limits at creation, result shapes and dtypes,
+ * and fusion: the map with producers, the post-map with consumers, siblings in one kernel. */
+static void test_reduction_kernels(void)
+{
+    static const char rfn[] = "loom_reduction_kernel_create";
+    loom_scope_begin();
+    loom_clear_error();
+    CHECK(!loom_reduction_kernel_create("T x", "T y", "x", "a + b", NULL, NULL, "r", NULL, NULL, NULL));
+    CHECK(strstr(loom_last_error(), rfn) && strstr(loom_last_error(), "identity is NULL"));
+    CHECK(!loom_reduction_kernel_create("T x", "T y, T z", "x", "a + b", NULL, "0", "r", NULL, NULL, NULL));
+    CHECK(strstr(loom_last_error(), "several outputs are not supported"));
+    CHECK(!loom_reduction_kernel_create("raw T x", "T y", "x[0]", "a + b", NULL, "0", "r", NULL, NULL, NULL));
+    CHECK(strstr(loom_last_error(), "reduction kernels take no raw parameters"));
+    CHECK(!loom_reduction_kernel_create("T x", "T y", "x", "a + b", NULL, "0", "r", "quad", NULL, NULL));
+    CHECK(strstr(loom_last_error(), "reduce_type 'quad' is not a type Loom knows"));
+    CHECK(!loom_reduction_kernel_create("T x", "T y", NULL, "a + b", NULL, "0", "r", NULL, NULL, NULL));
+    CHECK(strstr(loom_last_error(), "map_expr and reduce_expr are required"));
+    CHECK(!loom_reduction_kernel_create("floot x", "T y", "x", "a + b", NULL, "0", "r", NULL, NULL, NULL));
+    CHECK(strstr(loom_last_error(), rfn) && strstr(loom_last_error(), "data type 'floot' not understood"));
+    loom_reduction_kernel_destroy(NULL);
+
+    loom_reduction_kernel *l2 = loom_reduction_kernel_create("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0",
+                                                             "l2norm", NULL, NULL, NULL);
+    loom_reduction_kernel *dsum = loom_reduction_kernel_create("T x", "float64 y", "x", "a + b", NULL, "0",
+                                                               "dsum", "double", NULL, NULL);
+    CHECK(l2 && dsum);
+    loom_array *a = test_input(2, (int64_t[]){64, 1024}, LOOM_FLOAT32);
+    loom_array *r = loom_reduction_kernel_call(l2, &a, 1, (int[]){1}, 1, false);
+    CHECK(r && loom_dtype_of(r) == LOOM_FLOAT32);
+    CHECK_SHAPE(r, 1, ((int64_t[]){64}));
+    CHECK_SHAPE(loom_reduction_kernel_call(l2, &a, 1, (int[]){-1}, 1, true), 2, ((int64_t[]){64, 1}));
+    CHECK_SHAPE(loom_reduction_kernel_call(l2, &a, 1, NULL, 0, false), 0, ((int64_t[]){0}));
+    CHECK_SHAPE(loom_reduction_kernel_call(l2, &a, 1, (int[]){0}, 0, false), 2, ((int64_t[]){64, 1024}));
+    loom_array *d = loom_reduction_kernel_call(dsum, &a, 1, (int[]){0}, 1, false);
+    CHECK(d && loom_dtype_of(d) == LOOM_FLOAT64);
+    CHECK_FAILS(loom_reduction_kernel_call(l2, &a, 1, (int[]){2}, 1, false), "loom_reduction_kernel_call",
+                "out of bounds");
+    CHECK_FAILS(loom_reduction_kernel_call(dsum, (loom_array *[]){a, a}, 2, NULL, 0, false), "loom_reduction_kernel_call",
+                "Type is mismatched. y float32 float64");
+    CHECK_FAILS(loom_reduction_kernel_call(l2, &a, 3, NULL, 0, false), "loom_reduction_kernel_call",
+                "Wrong number of arguments for 'l2norm'. It must be either 1 or 2 (with outputs), but given 3.");
+
+    /* one kernel: producers into the map, consumers after the post-map */
+    loom_array *f = loom_mul_scalar(loom_reduction_kernel_call(l2, (loom_array *[]){loom_sin(a)}, 1, (int[]){1}, 1, true), 2.0);
+    loom_plan *p = test_plan(&f, 1, true);
+    CHECK(p && count_kernels(p) == 1);
+    CHECK(p && strstr(p->steps[0].kernel.summary, "l2norm"));
+    loom__plan_free(p);
+    CHECK_EQ_INT(test_compile_plan(&f, 1, true, false), 1);
+    CHECK(test_compile_plan(&f, 1, false, false) >= 4);
+    /* a sibling built-in reduction over the same rows joins it */
+    loom_array *both[2] = {r, loom_sum(a, (int[]){1}, 1, false)};
+    CHECK_EQ_INT(test_compile_plan(both, 2, true, false), 1);
+    /* empty reduced axes give the identity; every real dtype compiles */
+    loom_array *e = test_input(2, (int64_t[]){3, 0}, LOOM_FLOAT32);
+    loom_array *re = loom_reduction_kernel_call(l2, &e, 1, (int[]){1}, 1, false);
+    CHECK_SHAPE(re, 1, ((int64_t[]){3}));
+    CHECK(test_compile_plan(&re, 1, true, false) >= 1);
+    for (int dt = 0; dt < LOOM_NUM_DTYPES; dt++) {
+        if (loom__is_complex((loom_dtype)dt) || dt == LOOM_BOOL)
+            continue;
+        loom_array *x = test_input(2, (int64_t[]){8, 300}, (loom_dtype)dt);
+        loom_array *s = loom_reduction_kernel_call(dsum, &x, 1, (int[]){1}, 1, false);
+        CHECK_EQ_INT(test_compile_plan(&s, 1, true, false), 1);
+    }
+    /* the kernel object may go before its arrays */
+    loom_reduction_kernel_destroy(l2);
+    loom_reduction_kernel_destroy(dsum);
+    CHECK_EQ_INT(test_compile_plan(&f, 1, true, false), 1);
+    loom_scope_end();
+}
+
 int main(void)
 {
     test_dtype_names();
@@ -360,5 +432,6 @@ int main(void)
     test_fusion();
     test_compiles_every_dtype();
     test_compile_error();
+    test_reduction_kernels();
     return check_summary("test_ukernel");
 }

@@ -4,7 +4,8 @@
  * squared difference on every real dtype), broadcasting, raw indexing with i and _ind, several
  * outputs, options, a kernel destroyed before its arrays are evaluated, a compile error
  * reported at materialisation; the fused sum(y * y, axis=1) is one kernel launch, and
- * elementwise results are bit for bit the same fused and with LOOM_FUSE=0. */
+ * elementwise results are bit for bit the same fused and with LOOM_FUSE=0. Reduction kernels:
+ * l2norm fused into one launch, a double reduce type, the identity on an empty axis. */
 #include "check.h"
 
 #include <math.h>
@@ -274,6 +275,72 @@ static void check_fusion(void)
     free(unfused);
 }
 
+/* Reduction kernels: l2norm (CuPy's documentation example) over rows, fused with a producer and
+ * a consumer into one launch and with LOOM_FUSE=0, each against float64; a double reduce_type
+ * on float32 data; the identity on an empty axis. */
+static void check_reduction_kernels(void)
+{
+    enum { R = 300, C = 1037 };
+    float *x = malloc(R * C * sizeof *x);
+    double got[R];
+    loom_reduction_kernel *l2 = loom_reduction_kernel_create("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0",
+                                                             "l2norm", NULL, NULL, NULL);
+    loom_reduction_kernel *dsum = loom_reduction_kernel_create("T x", "float64 y", "x", "a + b", NULL, "0",
+                                                               "dsum", "double", NULL, NULL);
+    loom_reduction_kernel *plus1 = loom_reduction_kernel_create("T x", "T y", "x", "a + b", "y = a + 1", "0",
+                                                                "sum_plus_one", NULL, NULL, NULL);
+    CHECK(l2 && dsum && plus1);
+    loom_scope_begin();
+    loom_array *a = f32_input(2, (int64_t[]){R, C}, x, R * C);
+    for (int fuse = 1; fuse >= 0; fuse--) {
+        if (!fuse)
+            setenv("LOOM_FUSE", "0", 1);
+        loom_scope_begin();
+        /* 2 * l2norm(|x|) over rows */
+        loom_array *y = loom_mul_scalar(loom_reduction_kernel_call(l2, (loom_array *[]){loom_absolute(a)}, 1, (int[]){1}, 1, false), 2.0);
+        uint64_t n = launches(y, got, R);
+        if (fuse)
+            CHECK_EQ_INT(n, 1);
+        int bad = 0;
+        for (int r = 0; r < R; r++) {
+            double ss = 0;
+            for (int c = 0; c < C; c++)
+                ss += (double)x[r * C + c] * x[r * C + c];
+            double ref = 2 * sqrt(ss), tol = 0x1p-24 * (2 * (log2(C + 1.0) + sqrt(C)) + 8) * ref;
+            bad += fabs(got[r] - ref) > tol;
+        }
+        CHECK_EQ_INT(bad, 0);
+        loom_scope_end();
+        unsetenv("LOOM_FUSE");
+    }
+    /* float32 data summed in double: within float64's error */
+    loom_array *d = loom_reduction_kernel_call(dsum, &a, 1, (int[]){1}, 1, false);
+    CHECK(d && loom_dtype_of(d) == LOOM_FLOAT64);
+    int bad = 0;
+    if (get_f64(d, got, R))
+        for (int r = 0; r < R; r++) {
+            double ref = 0, mag = 0;
+            for (int c = 0; c < C; c++) {
+                ref += x[r * C + c];
+                mag += fabs(x[r * C + c]);
+            }
+            bad += fabs(got[r] - ref) > 0x1p-50 * C * mag;
+        }
+    CHECK_EQ_INT(bad, 0);
+    /* an empty axis reduces to the identity, then the post-map */
+    float none[1];
+    loom_array *e = loom_asarray(none, LOOM_FLOAT32, 2, (int64_t[]){3, 0});
+    loom_array *p = loom_reduction_kernel_call(plus1, &e, 1, (int[]){1}, 1, false);
+    CHECK_SHAPE(p, 1, ((int64_t[]){3}));
+    if (get_f64(p, got, 3))
+        CHECK(got[0] == 1 && got[1] == 1 && got[2] == 1);
+    loom_scope_end();
+    loom_reduction_kernel_destroy(l2);
+    loom_reduction_kernel_destroy(dsum);
+    loom_reduction_kernel_destroy(plus1);
+    free(x);
+}
+
 int main(void)
 {
     if (loom_device_count() <= 0) {
@@ -289,6 +356,7 @@ int main(void)
     check_options_and_lifetime();
     check_compile_error();
     check_fusion();
+    check_reduction_kernels();
     CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
     return check_summary("gpu_test_ukernel");
 }
