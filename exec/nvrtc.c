@@ -61,16 +61,6 @@ const char *loom__nvrtc_fingerprint(void)
     return fingerprint;
 }
 
-static bool is_identifier(const char *s)
-{
-    if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-        return false;
-    for (; *s; s++)
-        if (!(isalnum((unsigned char)*s) || *s == '_'))
-            return false;
-    return true;
-}
-
 /* Drops the trailing newlines NVRTC ends its log with. */
 static void trim(char *s)
 {
@@ -120,7 +110,7 @@ int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
 {
     *cubin = NULL;
     *cubin_size = 0;
-    if (!is_identifier(name)) {
+    if (!loom__is_identifier(name)) {
         loom__error(LOOM_ERR_INVALID, fn, "kernel name \"%s\" is not a C identifier",
                     name ? name : "(null)");
         return LOOM_ERR_INVALID;

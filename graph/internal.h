@@ -338,6 +338,9 @@ bool loom__is_complex(loom_dtype dt);
 int loom__resolve_ufunc(const char *fn, loom_op op, int nin, loom_array *const *in,
                         loom_dtype *loop_dtype, loom_dtype *out_dtype);
 
+/* Whether s (NULL: no) is a C identifier: kernel and parameter names (graph/ukernel_params.c). */
+bool loom__is_identifier(const char *s);
+
 /* ---- checked size arithmetic ---- */
 
 /* a + b and a * b into *out; false (and *out unspecified) when the result passes SIZE_MAX. */

@@ -9,16 +9,6 @@
 
 static const char create_fn[] = "loom_elementwise_kernel_create";
 
-static bool is_identifier(const char *s)
-{
-    if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-        return false;
-    for (; *s; s++)
-        if (!(isalnum((unsigned char)*s) || *s == '_'))
-            return false;
-    return true;
-}
-
 /* Whether the body names identifier id: CuPy's i (the element index) or _ind (the indexer).
  * Comments and string or character literals are skipped. */
 static bool body_names(const char *s, const char *id)
@@ -140,7 +130,7 @@ loom_elementwise_kernel *loom__ukernel_new(const char *fn, const char *in_params
         loom__error(LOOM_ERR_INVALID, fn, "operation is NULL");
         return NULL;
     }
-    if (!is_identifier(name) || strlen(name) > 64) {
+    if (!loom__is_identifier(name) || strlen(name) > 64) {
         loom__error(LOOM_ERR_INVALID, fn, "Invalid kernel name: \"%.80s\"", name ? name : "(null)");
         return NULL;
     }

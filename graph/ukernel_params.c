@@ -38,9 +38,9 @@ loom_dtype loom__uparam_dtype(const char *name)
     return LOOM_NO_DTYPE;
 }
 
-static bool is_identifier(const char *s)
+bool loom__is_identifier(const char *s)
 {
-    if (!(isalpha((unsigned char)*s) || *s == '_'))
+    if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
         return false;
     for (; *s; s++)
         if (!(isalnum((unsigned char)*s) || *s == '_'))
@@ -83,7 +83,7 @@ static int parse_one(const char *fn, char *text, loom__uparam *p)
             return -1;
         }
     }
-    if (!is_identifier(name)) {
+    if (!loom__is_identifier(name)) {
         loom__error(LOOM_ERR_INVALID, fn, "parameter name \"%s\" is not a C identifier", name);
         return -1;
     }

@@ -423,6 +423,30 @@ static void test_reduction_kernels(void)
     loom_scope_end();
 }
 
+/* DOT: the user kernel's node is labelled with its name, inside the fused kernel's cluster. */
+static void test_dot(void)
+{
+    loom_scope_begin();
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("float32 x, float32 y", "float32 z", BRANCH_BODY, "my_kernel", NULL, NULL);
+    loom_array *a = test_input(2, (int64_t[]){8, 16}, LOOM_FLOAT32);
+    loom_array *y = loom_elementwise_kernel_call(k, (loom_array *[]){a, a}, 2);
+    loom_array *s = loom_sum(loom_multiply(y, y), (int[]){1}, 1, false);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(f && loom_dump_dot(f, &s, 1) == LOOM_OK);
+    if (f)
+        fclose(f);
+    const char *cluster = buf ? strstr(buf, "subgraph cluster") : NULL;
+    CHECK(cluster && strstr(cluster, "my_kernel multiply sum"));
+    CHECK(cluster && strstr(cluster, "label=\"{my_kernel|float32 (8,16)}\""));
+    if (!cluster || !strstr(cluster, "{my_kernel|"))
+        fprintf(stderr, "%s\n", buf ? buf : "");
+    free(buf);
+    loom_elementwise_kernel_destroy(k);
+    loom_scope_end();
+}
+
 int main(void)
 {
     test_dtype_names();
@@ -433,5 +457,6 @@ int main(void)
     test_compiles_every_dtype();
     test_compile_error();
     test_reduction_kernels();
+    test_dot();
     return check_summary("test_ukernel");
 }
