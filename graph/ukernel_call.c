@@ -367,6 +367,12 @@ int loom__ukernel_check_args(const char *fn, const loom_elementwise_kernel *k,
                         args[0]->device, args[p]->device);
             return LOOM_ERR_INVALID;
         }
+    for (int p = 0; p < k->nin; p++)
+        if (k->params[p].raw && args[p]->op == LOOM_OP_SCALAR) {
+            loom__error(LOOM_ERR_INVALID, fn, "raw parameter \"%s\" needs an array, not a scalar",
+                        k->params[p].name);
+            return LOOM_ERR_INVALID;
+        }
     return LOOM_OK;
 }
 

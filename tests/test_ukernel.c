@@ -152,6 +152,12 @@ static void test_call_errors(void)
     CHECK_FAILS(loom_elementwise_kernel_call(g, (loom_array *[]){loom_scalar(1.0), loom_scalar(2.0)}, 2), call_fn,
                 "Loop size is undecided.");
     CHECK_FAILS(loom_elementwise_kernel_call(r, (loom_array *[]){f32}, 1), call_fn, "Loop size is undecided.");
+    loom_elementwise_kernel *rw = loom_elementwise_kernel_create("T x, raw T w", "T z", "z = x + w[0];", "raw_first", NULL, NULL);
+    CHECK_FAILS(loom_elementwise_kernel_call(rw, (loom_array *[]){f32, loom_scalar(1.0)}, 2), call_fn,
+                "raw parameter \"w\" needs an array, not a scalar");
+    CHECK_FAILS(loom_elementwise_kernel_call(rw, (loom_array *[]){f32, loom_scalar_typed(1.0, LOOM_FLOAT32)}, 2), call_fn,
+                "raw parameter \"w\" needs an array, not a scalar");
+    loom_elementwise_kernel_destroy(rw);
     CHECK_FAILS(loom_elementwise_kernel_call(u, (loom_array *[]){f32}, 1), call_fn,
                 "Cannot determine the type of placeholder U");
     CHECK_FAILS(loom_elementwise_kernel_call(two, (loom_array *[]){f32}, 1), call_fn,
