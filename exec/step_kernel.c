@@ -24,6 +24,11 @@ dim3 loom__kernel_grid(const loom_kernel *k, const loom__device_props *props)
     return (dim3){blocks < 1 ? 1u : (unsigned)blocks, 1, 1};
 }
 
+dim3 loom__kernel_block(const loom_kernel *k)
+{
+    return (dim3){(unsigned)k->block, k->block_y ? k->block_y : 1, k->block_z ? k->block_z : 1};
+}
+
 int loom__kernel_args(const char *fn, const loom_kernel *k, void *const *addr, void **ptrs,
                       void **argv)
 {

@@ -110,6 +110,7 @@ static const loom_lowering *const library_ops[LOOM_OP_COUNT] = {
     [LOOM_OP_MATMUL] = &loom__lower_matmul,
     [LOOM_OP_EIGH] = &loom__lower_eigh,
     [LOOM_OP_CHOLESKY] = &loom__lower_cholesky,
+    [LOOM_OP_RAWKERNEL] = &loom__lower_rawkernel,
 };
 
 const loom_lowering *loom__lowering(const loom_array *a)

@@ -50,5 +50,6 @@ void loom__input_contiguous_in_memory(loom_walk *w, int i);
 extern const loom_lowering loom__lower_matmul;
 extern const loom_lowering loom__lower_eigh;
 extern const loom_lowering loom__lower_cholesky;
+extern const loom_lowering loom__lower_rawkernel;
 
 #endif

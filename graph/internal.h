@@ -115,6 +115,13 @@ typedef union loom_params {
         int64_t offset[LOOM_MAX_RESULTS];
         union {
             struct { int64_t upper, vectors; } eigh; /* UPLO 'U' (1) or 'L' (0); jobz */
+            /* RAWKERNEL: the launch, which arguments are outputs (bit i: args[i]), the
+             * kernel's key, then the kernel (not structural; graph/ukernel_raw.c) */
+            struct {
+                int64_t grid[3], block[3], shared_mem, out_args[LOOM_MAX_RESULTS];
+                uint64_t key;
+                struct loom_raw_kernel *kernel;
+            } raw;
         };
     } multi;
     /* RESULT nodes: which result of the input, and its byte offset in the packed value */

@@ -2,6 +2,7 @@
 #include "internal.h"
 #include "ukernel.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,6 +233,11 @@ static inline uint64_t mix(uint64_t h, uint64_t v)
 
 const void *loom__structural_params(const loom_array *a, size_t *len)
 {
+    if (a->op == LOOM_OP_RAWKERNEL) {
+        /* not the kernel's address */
+        *len = offsetof(loom_params, multi.raw.kernel) - offsetof(loom_params, multi);
+        return &a->param.multi;
+    }
     if (a->op == LOOM_OP_UREDUCE) {
         *len = 3 * sizeof(int64_t); /* axes, keepdims and key, not the call's address */
         return &a->param.ureduce;
@@ -347,6 +353,8 @@ void loom_release(loom_array *a)
             loom__ucall_release(n->param.ukernel.call);
         if (n->op == LOOM_OP_UREDUCE)
             loom__ucall_release(n->param.ureduce.call);
+        if (n->op == LOOM_OP_RAWKERNEL)
+            loom__raw_kernel_release(n->param.multi.raw.kernel);
         free(n);
     }
     if (stack != local)

@@ -73,4 +73,12 @@ loom_array *loom__ukernel_record(const char *fn, loom__ucall *c, loom_array *con
 void loom__ucall_release(loom__ucall *c);
 void loom__ukernel_release(loom_elementwise_kernel *k);
 
+/* A raw kernel (CuPy's RawKernel; graph/ukernel_raw.c): RAWKERNEL nodes hold one. */
+struct loom_raw_kernel {
+    atomic_int refcount;
+    char *source, *name, *options;
+    uint64_t key; /* of the source, name and options */
+};
+void loom__raw_kernel_release(struct loom_raw_kernel *k);
+
 #endif

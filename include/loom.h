@@ -662,6 +662,27 @@ void loom_reduction_kernel_destroy(loom_reduction_kernel *k);
 loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *const *args,
                                        int nargs, const int *axes, int naxes, bool keepdims);
 
+/* CuPy's RawKernel: a whole `extern "C" __global__` function of source, named name (options
+ * may be NULL). loom_raw_module_create compiles nothing either: get_function names one of its
+ * extern "C" kernels (templated kernels, which need name expressions, are not supported). */
+typedef struct loom_raw_kernel loom_raw_kernel;
+typedef struct loom_raw_module loom_raw_module;
+loom_raw_kernel *loom_raw_kernel_create(const char *source, const char *name, const char *options);
+void loom_raw_kernel_destroy(loom_raw_kernel *k);
+loom_raw_module *loom_raw_module_create(const char *source, const char *options);
+/* A new kernel object (destroy it with loom_raw_kernel_destroy). */
+loom_raw_kernel *loom_raw_module_get_function(loom_raw_module *m, const char *name);
+void loom_raw_module_destroy(loom_raw_module *m);
+/* Records a launch of k with grid, block and dynamic shared memory bytes on args: arrays are
+ * passed as pointers to their elements (C-contiguous), 0-d scalars by value in their dtype.
+ * Arrays being values, the kernel writes copies: args[out_args[j]] gives output j's initial
+ * content (loom_empty for none) and outs[j] receives the written array (nouts from 1 to 4).
+ * Runs at evaluation, as a step of the plan's CUDA Graph. Returns LOOM_OK or an error code
+ * with every outs[j] NULL. */
+int loom_raw_kernel_call(loom_raw_kernel *k, const unsigned grid[3], const unsigned block[3],
+                         size_t shared_mem, loom_array *const *args, int nargs,
+                         const int *out_args, int nouts, loom_array **outs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -453,6 +453,90 @@ static void test_dot(void)
     loom_scope_end();
 }
 
+#define COPY_SOURCE                                                                               \
+    "extern \"C\" __global__ void elementwise_copy(const float *x, float *y, long long n)\n"       \
+    "{\n"                                                                                         \
+    "    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;\n"          \
+    "         i += (long long)gridDim.x * blockDim.x)\n"                                          \
+    "        y[i] = x[i];\n"                                                                      \
+    "}\n"
+
+/* Raw kernels: errors, a launch as one kernel step of the user's source with the user's launch
+ * configuration, its inputs computed first and its output read by a consumer; NVRTC compiles
+ * the user's source with its options. */
+static void test_raw_kernels(void)
+{
+    static const char rfn[] = "loom_raw_kernel_call";
+    loom_scope_begin();
+    loom_clear_error();
+    CHECK(!loom_raw_kernel_create(NULL, "k", NULL) && strstr(loom_last_error(), "source is NULL"));
+    CHECK(!loom_raw_kernel_create(COPY_SOURCE, "not a name", NULL) &&
+          strstr(loom_last_error(), "loom_raw_kernel_create: Invalid kernel name"));
+    loom_raw_kernel *k = loom_raw_kernel_create(COPY_SOURCE, "elementwise_copy", NULL);
+    loom_raw_module *mod = loom_raw_module_create(COPY_SOURCE "extern \"C\" __global__ void scale(float *y, float s, long long n)\n"
+                                                  "{ long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; if (i < n) y[i] *= s * SCALE; }\n",
+                                                  "-DSCALE=2");
+    loom_raw_kernel *scale = loom_raw_module_get_function(mod, "scale");
+    loom_raw_module_destroy(mod); /* its kernels keep what they need */
+    CHECK(k && scale);
+    const int64_t n = 1 << 22;
+    loom_array *a = test_input(1, &n, LOOM_FLOAT32);
+    loom_array *x = loom_sin(a);
+    loom_array *args[3] = {x, loom_empty(1, &n, LOOM_FLOAT32), loom_scalar_int(n)};
+    loom_array *y = NULL;
+    const unsigned grid[3] = {1024, 1, 1}, block[3] = {256, 1, 1};
+    CHECK(loom_raw_kernel_call(k, grid, (unsigned[]){0, 1, 1}, 0, args, 3, (int[]){1}, 1, &y) == LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), rfn) && strstr(loom_last_error(), "must be positive") && !y);
+    CHECK(loom_raw_kernel_call(k, grid, (unsigned[]){64, 32, 1}, 0, args, 3, (int[]){1}, 1, &y) == LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "2048 threads is more than CUDA's 1024"));
+    CHECK(loom_raw_kernel_call(k, grid, block, 0, args, 3, (int[]){3}, 1, &y) == LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "output 0 is argument 3, not one of the 3 arguments"));
+    CHECK(loom_raw_kernel_call(k, grid, block, 0, args, 3, (int[]){1, 1}, 2, (loom_array *[2]){0}) == LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "argument 1 is listed twice as an output"));
+    CHECK(loom_raw_kernel_call(k, grid, block, 0, args, 3, (int[]){2}, 1, &y) == LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "output 0 (argument 2) is a scalar, not an array"));
+    CHECK(loom_raw_kernel_call(k, grid, block, 0, (loom_array *[]){x, args[1], loom_scalar_typed(1, LOOM_FLOAT16)}, 3,
+                               (int[]){1}, 1, &y) != LOOM_OK);
+    CHECK(strstr(loom_last_error(), "float16 scalars are not passed to raw kernels"));
+    CHECK(loom_raw_kernel_call(NULL, grid, block, 0, args, 3, (int[]){1}, 1, &y) == LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "kernel is NULL"));
+
+    CHECK(loom_raw_kernel_call(k, grid, block, 0, args, 3, (int[]){1}, 1, &y) == LOOM_OK);
+    CHECK(y && loom_dtype_of(y) == LOOM_FLOAT32 && loom_size(y) == n);
+    /* sin(a) into memory, the launch, then scale(y * 1, 3) writing a copy of its input */
+    loom_array *z = NULL;
+    CHECK(loom_raw_kernel_call(scale, (unsigned[]){(unsigned)(n / 256), 1, 1}, block, 0,
+                               (loom_array *[]){y, loom_scalar_typed(3, LOOM_FLOAT32), loom_scalar_int(n)}, 3,
+                               (int[]){0}, 1, &z) == LOOM_OK);
+    loom_array *out = loom_add(z, a);
+    loom_plan *p = test_plan(&out, 1, true);
+    CHECK(p && count_kernels(p) == 4); /* sin, elementwise_copy, scale, add */
+    int raw = 0, copies = 0;
+    for (int i = 0; p && i < p->nsteps; i++) {
+        const loom_step *st = &p->steps[i];
+        copies += st->kind == LOOM_STEP_COPY;
+        if (st->kind != LOOM_STEP_KERNEL || st->kernel.kind != LOOM_KERNEL_RAW)
+            continue;
+        raw++;
+        const loom_kernel *kk = &st->kernel;
+        CHECK(kk->nargs == 3 && kk->args[0].kind == LOOM_KARG_PTR && kk->args[2].kind == LOOM_KARG_VALUE);
+        CHECK(kk->args[2].size == 8 && memcmp(kk->args[2].value, &n, 8) == 0);
+        if (strcmp(kk->name, "scale") == 0) {
+            float three = 3;
+            CHECK(kk->args[1].size == 4 && memcmp(kk->args[1].value, &three, 4) == 0);
+            CHECK(kk->options && strcmp(kk->options, "-DSCALE=2") == 0);
+            CHECK(kk->grid[0] == n / 256 && kk->block == 256);
+        }
+    }
+    CHECK_EQ_INT(raw, 2);
+    CHECK_EQ_INT(copies, 1); /* scale's output starts as y; elementwise_copy's as loom_empty */
+    loom__plan_free(p);
+    CHECK_EQ_INT(test_compile_plan(&out, 1, true, false), 5); /* steps: 4 kernels, 1 copy */
+    loom_raw_kernel_destroy(k);
+    loom_raw_kernel_destroy(scale);
+    loom_scope_end();
+}
+
 int main(void)
 {
     test_dtype_names();
@@ -464,5 +548,6 @@ int main(void)
     test_compile_error();
     test_reduction_kernels();
     test_dot();
+    test_raw_kernels();
     return check_summary("test_ukernel");
 }

@@ -5,7 +5,8 @@
  * outputs, options, a kernel destroyed before its arrays are evaluated, a compile error
  * reported at materialisation; the fused sum(y * y, axis=1) is one kernel launch, and
  * elementwise results are bit for bit the same fused and with LOOM_FUSE=0. Reduction kernels:
- * l2norm fused into one launch, a double reduce type, the identity on an empty axis. */
+ * l2norm fused into one launch, a double reduce type, the identity on an empty axis. Raw
+ * kernels: the seeds' grid-stride copy and naive matmul, graph replay, a refused launch. */
 #include "check.h"
 
 #include <math.h>
@@ -154,7 +155,7 @@ static void check_raw_indexing(void)
     loom_scope_end();
 }
 
-/* call_many: both outputs of one call, evaluated together and apart. */
+/* call_many: both outputs of one call, evaluated together. */
 static void check_two_outputs(void)
 {
     loom_scope_begin();
@@ -341,6 +342,91 @@ static void check_reduction_kernels(void)
     free(x);
 }
 
+static const char raw_source[] =
+    "extern \"C\" __global__ void elementwise_copy(const float *x, float *y, long long n)\n"
+    "{\n"
+    "    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;\n"
+    "         i += (long long)gridDim.x * blockDim.x)\n"
+    "        y[i] = x[i];\n"
+    "}\n"
+    "extern \"C\" __global__ void matmul(const float *A, const float *B, float *C, int n)\n"
+    "{\n"
+    "    const int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (row >= n || col >= n) return;\n"
+    "    float s = 0;\n"
+    "    for (int k = 0; k < n; k++) s += A[row * n + k] * B[k * n + col];\n"
+    "    C[row * n + col] = s;\n"
+    "}\n";
+
+/* The seeds' raw kernels: a grid-stride copy of 2^22 float32 (exact), a naive matmul of
+ * 1000x1000 float32 against loom_matmul (within float32's summation bound); the second launch
+ * of the same plan on new inputs replays its CUDA Graph; a launch CUDA refuses (too much
+ * shared memory) fails at materialisation with the CUDA error. */
+static void check_raw_kernels(void)
+{
+    loom_raw_module *mod = loom_raw_module_create(raw_source, NULL);
+    loom_raw_kernel *copy = loom_raw_module_get_function(mod, "elementwise_copy");
+    loom_raw_kernel *mm = loom_raw_module_get_function(mod, "matmul");
+    loom_raw_module_destroy(mod);
+    CHECK(copy && mm);
+    const int64_t n = 1 << 22;
+    float *x = malloc(n * sizeof *x);
+    double *got = malloc(n * sizeof *got);
+    for (int run = 0; run < 2; run++) {
+        loom_scope_begin();
+        loom_array *a = f32_input(1, &n, x, n), *y = NULL;
+        CHECK_EQ_INT(loom_eval(a), LOOM_OK);
+        loom_stats s0, s1;
+        loom_stats_get(&s0);
+        CHECK(loom_raw_kernel_call(copy, (unsigned[]){1024, 1, 1}, (unsigned[]){256, 1, 1}, 0,
+                                   (loom_array *[]){a, loom_empty(1, &n, LOOM_FLOAT32), loom_scalar_int(n)}, 3,
+                                   (int[]){1}, 1, &y) == LOOM_OK);
+        CHECK_EQ_INT(loom_eval(y), LOOM_OK);
+        loom_stats_get(&s1);
+        if (run == 1) /* the same plan: its graph is replayed */
+            CHECK(s1.graph_launches - s0.graph_launches == 1 && s1.kernels_launched == s0.kernels_launched);
+        int bad = 0;
+        if (get_f64(y, got, n))
+            for (int64_t i = 0; i < n; i++)
+                bad += got[i] != x[i];
+        CHECK_EQ_INT(bad, 0);
+        loom_scope_end();
+    }
+    free(x);
+    free(got);
+
+    enum { N = 1000 };
+    const int64_t shape[2] = {N, N};
+    float *ha = malloc(N * N * sizeof *ha), *hb = malloc(N * N * sizeof *hb);
+    double *c = malloc(N * N * sizeof *c), *ref = malloc(N * N * sizeof *ref), *mag = malloc(N * N * sizeof *mag);
+    loom_scope_begin();
+    loom_array *A = f32_input(2, shape, ha, N * N), *B = f32_input(2, shape, hb, N * N), *C = NULL;
+    CHECK(loom_raw_kernel_call(mm, (unsigned[]){(N + 15) / 16, (N + 15) / 16, 1}, (unsigned[]){16, 16, 1}, 0,
+                               (loom_array *[]){A, B, loom_empty(2, shape, LOOM_FLOAT32), loom_scalar_typed(N, LOOM_INT32)}, 4,
+                               (int[]){2}, 1, &C) == LOOM_OK);
+    int bad = 0;
+    if (get_f64(C, c, N * N) && get_f64(loom_matmul(A, B), ref, N * N) &&
+        get_f64(loom_matmul(loom_absolute(A), loom_absolute(B)), mag, N * N))
+        for (int i = 0; i < N * N; i++)
+            bad += fabs(c[i] - ref[i]) > 2 * N * 0x1p-24 * mag[i];
+    CHECK_EQ_INT(bad, 0);
+    /* 1 GiB of dynamic shared memory: CUDA refuses the launch when it is evaluated */
+    loom_array *D = NULL;
+    CHECK(loom_raw_kernel_call(mm, (unsigned[]){1, 1, 1}, (unsigned[]){16, 16, 1}, (size_t)1 << 30,
+                               (loom_array *[]){A, B, loom_empty(2, shape, LOOM_FLOAT32), loom_scalar_typed(N, LOOM_INT32)}, 4,
+                               (int[]){2}, 1, &D) == LOOM_OK);
+    CHECK_EQ_INT(loom_eval(D), LOOM_ERR_CUDA);
+    CHECK(strstr(loom_last_error(), "loom_eval") != NULL);
+    loom_scope_end();
+    loom_raw_kernel_destroy(copy);
+    loom_raw_kernel_destroy(mm);
+    free(ha);
+    free(hb);
+    free(c);
+    free(ref);
+    free(mag);
+}
+
 int main(void)
 {
     if (loom_device_count() <= 0) {
@@ -357,6 +443,7 @@ int main(void)
     check_compile_error();
     check_fusion();
     check_reduction_kernels();
+    check_raw_kernels();
     CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
     return check_summary("gpu_test_ukernel");
 }
