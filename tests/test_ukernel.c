@@ -310,6 +310,16 @@ static void test_compiles_every_dtype(void)
         CHECK_EQ_INT(test_compile_plan(&s, 1, true, false), 1);
     }
     loom_elementwise_kernel_destroy(g);
+    /* complex parameters have Loom's functions, not C++ operators */
+    loom_elementwise_kernel *c = loom_elementwise_kernel_create("T x, T y", "T z", "z = loom_multiply(x, loom_add(x, y));",
+                                                                "complex_fma", NULL, NULL);
+    for (int dt = LOOM_COMPLEX64; dt <= LOOM_COMPLEX128; dt++) {
+        loom_array *a = test_input(1, (int64_t[]){1000}, (loom_dtype)dt);
+        loom_array *z = loom_elementwise_kernel_call(c, (loom_array *[]){a, a}, 2);
+        CHECK(z && loom_dtype_of(z) == dt);
+        CHECK_EQ_INT(test_compile_plan(&z, 1, true, false), 1);
+    }
+    loom_elementwise_kernel_destroy(c);
     loom_scope_end();
 }
 
