@@ -4,7 +4,7 @@
  * workload in the peers' format; bench/compare.py builds the table.
  *   loom_bench [workload ...]      (chain scale mse softmax layernorm rownorm sum_full sum_cols
  *                                   small64 ones2GB randn64M x_plus_randn matmul32 matmul64_10k
- *                                   matmul_relu_bias bmm64 compile disk_load)
+ *                                   matmul_relu_bias bmm64 ewk_sum compile disk_load)
  * sum_full and sum_cols have no peer; compare.py shows them against the copy limit only (issue 4:
  * within 10% and 15% of it). The matmuls are compute-bound (0 effective bytes, GB/s printed as
  * nan) except bmm64, whose 64x64 products are memory-bound; compare.py adds their TFLOP/s.
@@ -179,6 +179,16 @@ static loom_array *random_input(int64_t n, double start, int64_t rows)
 {
     return rows > 1 ? random_array(LOOM_FLOAT32, 2, (int64_t[]){rows, n / rows}, start)
                     : random_array(LOOM_FLOAT32, 1, &n, start);
+}
+
+/* The seeds' ElementwiseKernel, made once (it is a compiled kernel in CuPy too). */
+static loom_elementwise_kernel *my_kernel;
+
+/* y = my_kernel(a, b); sum(y * y, axis=1): one kernel reading a and b once */
+static loom_array *ewk_sum(loom_array *const *in)
+{
+    loom_array *y = loom_elementwise_kernel_call(my_kernel, in, 2);
+    return loom_sum(loom_multiply(y, y), (int[]){1}, 1, false);
 }
 
 static loom_array *matmul(loom_array *const *in) { return loom_matmul(in[0], in[1]); }
@@ -374,6 +384,17 @@ int main(int argc, char **argv)
         loom_array *m = random_input((int64_t)8192 * 8192, 0, 8192);
         bad |= time_workload("sort_rows", sort_last, &m, 8.0 * 8192 * 8192);
         loom_release(m);
+    }
+    if (wanted(argc, argv, "ewk_sum")) {
+        my_kernel = loom_elementwise_kernel_create("float32 x, float32 y", "float32 z",
+                                                   "if (x - 2 > y) z = x * y; else z = x + y;",
+                                                   "my_kernel", NULL, NULL);
+        loom_array *ab[2] = {random_input(16384 * 1024, 0, 16384), random_input(16384 * 1024, 16384 * 1024, 16384)};
+        bad |= my_kernel ? time_workload("ewk_sum", ewk_sum, ab, 8.0 * 16384 * 1024 + 4.0 * 16384)
+                         : failed("ewk_sum");
+        loom_release(ab[0]);
+        loom_release(ab[1]);
+        loom_elementwise_kernel_destroy(my_kernel);
     }
     if (wanted(argc, argv, "compile"))
         bad |= bench_compile();

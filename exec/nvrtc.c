@@ -61,16 +61,6 @@ const char *loom__nvrtc_fingerprint(void)
     return fingerprint;
 }
 
-static bool is_identifier(const char *s)
-{
-    if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
-        return false;
-    for (; *s; s++)
-        if (!(isalnum((unsigned char)*s) || *s == '_'))
-            return false;
-    return true;
-}
-
 /* Drops the trailing newlines NVRTC ends its log with. */
 static void trim(char *s)
 {
@@ -96,13 +86,31 @@ static char *program_log(nvrtcProgram prog)
     return log;
 }
 
+/* Writes a source NVRTC refused, with its log as a comment at the end, to
+ * $TMPDIR/<name>.cu (else /tmp), so a compile error can be read with its line numbers however
+ * long the log (the message keeps its first 3000 characters). The name holds the source's hash: equal names are equal files. */
+static bool write_failed_source(const char *name, const char *source, const char *log, char *path,
+                                size_t n)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir)
+        dir = "/tmp";
+    if ((size_t)snprintf(path, n, "%s/%s.cu", dir, name) >= n)
+        return false;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    bool ok = fputs(source, f) >= 0 && fprintf(f, "\n/* NVRTC's log:\n%s\n*/\n", log) > 0;
+    return fclose(f) == 0 && ok;
+}
+
 int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
                            const loom__header *headers, int nheaders, const char *arch,
                            const char *extra_options, void **cubin, size_t *cubin_size)
 {
     *cubin = NULL;
     *cubin_size = 0;
-    if (!is_identifier(name)) {
+    if (!loom__is_identifier(name)) {
         loom__error(LOOM_ERR_INVALID, fn, "kernel name \"%s\" is not a C identifier",
                     name ? name : "(null)");
         return LOOM_ERR_INVALID;
@@ -156,8 +164,13 @@ int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
     log = program_log(prog);
     if (r != NVRTC_SUCCESS) {
         err = r == NVRTC_ERROR_OUT_OF_MEMORY ? LOOM_ERR_OOM : LOOM_ERR_COMPILE;
-        loom__error(err, fn, "NVRTC failed to compile kernel %s: %s", name,
-                    log && *log ? log : nvrtcGetErrorString(r));
+        char path[600];
+        const char *why = log && *log ? log : nvrtcGetErrorString(r);
+        if (write_failed_source(name, source, why, path, sizeof path))
+            loom__error(err, fn, "NVRTC failed to compile kernel %s: %.3000s\n(source and full log in %s)",
+                        name, why, path);
+        else
+            loom__error(err, fn, "NVRTC failed to compile kernel %s: %s", name, why);
         LOOM__LOG("NVRTC failed to compile kernel %s for %s after %.1f ms", name, arch, ms);
         if (loom__log_enabled() && log)
             fprintf(stderr, "%s\n", log);

@@ -233,7 +233,8 @@ static int prepare_kernels_only(const char *fn, segment *sg, const loom_plan *p,
         sg->params[j++] = (struct cudaKernelNodeParams){
             .func = (void *)runs[i].kernel->handle,
             .gridDim = loom__kernel_grid(&s->kernel, props),
-            .blockDim = {(unsigned)s->kernel.block, 1, 1},
+            .blockDim = loom__kernel_block(&s->kernel),
+            .sharedMemBytes = s->kernel.shared_mem,
         };
     }
     if (err == cudaSuccess && n == sg->nlaunch)

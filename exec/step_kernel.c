@@ -8,7 +8,7 @@ int loom__kernel_step_prepare(const char *fn, const loom_step *s, loom__step_sta
         return LOOM_OK;
     int nh;
     const loom__header *h = loom__device_headers(&nh);
-    r->kernel = loom__kernel_get_held(fn, k->name, k->source, h, nh, NULL);
+    r->kernel = loom__kernel_get_held(fn, k->name, k->source, h, nh, k->options);
     return r->kernel ? LOOM_OK : loom_last_error_code();
 }
 
@@ -22,6 +22,11 @@ dim3 loom__kernel_grid(const loom_kernel *k, const loom__device_props *props)
     if (blocks > cap)
         blocks = cap;
     return (dim3){blocks < 1 ? 1u : (unsigned)blocks, 1, 1};
+}
+
+dim3 loom__kernel_block(const loom_kernel *k)
+{
+    return (dim3){(unsigned)k->block, k->block_y ? k->block_y : 1, k->block_z ? k->block_z : 1};
 }
 
 int loom__kernel_args(const char *fn, const loom_kernel *k, void *const *addr, void **ptrs,

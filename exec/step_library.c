@@ -69,11 +69,11 @@ int loom__step_run(const char *fn, const loom_step *s, const loom__step_state *r
     case LOOM_STEP_KERNEL: {
         const loom_kernel *k = &s->kernel;
         dim3 g = loom__kernel_grid(k, props);
-        loom__dim3 grid = {g.x, g.y, g.z}, block = {(unsigned)k->block, 1, 1};
-        LOOM__LOG("launch %s (%s) grid %u,%u,%u block %d", k->name, k->summary, grid.x, grid.y,
-                  grid.z, k->block);
-        cudaError_t e = cudaLaunchKernel((const void *)r->kernel->handle, g,
-                                         (dim3){block.x, 1, 1}, r->argv, 0, st);
+        dim3 b = loom__kernel_block(k);
+        LOOM__LOG("launch %s (%s) grid %u,%u,%u block %u,%u,%u", k->name, k->summary, g.x, g.y,
+                  g.z, b.x, b.y, b.z);
+        cudaError_t e = cudaLaunchKernel((const void *)r->kernel->handle, g, b, r->argv,
+                                         k->shared_mem, st);
         return loom__cuda_check(e, fn, "launching a kernel");
     }
     case LOOM_STEP_LIBRARY:

@@ -27,6 +27,8 @@ bool loom__step_capturable(const loom_step *s);
 int loom__kernel_step_prepare(const char *fn, const loom_step *s, loom__step_state *r);
 /* The grid kernel k launches with on a device with props. */
 dim3 loom__kernel_grid(const loom_kernel *k, const loom__device_props *props);
+/* The block it launches with. */
+dim3 loom__kernel_block(const loom_kernel *k);
 /* Points argv (k->nargs entries) at k's values and at ptrs, which it fills with the addresses
  * of k's buffers (addr: one per plan buffer). Checks vector alignment. */
 int loom__kernel_args(const char *fn, const loom_kernel *k, void *const *addr, void **ptrs,

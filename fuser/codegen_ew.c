@@ -1,6 +1,7 @@
 /* CUDA source for one elementwise kernel: one SSA line per op, specialised on structure only
  * (ops, dtypes, collapsed rank, which operands are strided, index width, vector width).
  * Sizes, strides, offsets, pointers and scalar values are kernel arguments. */
+#define _POSIX_C_SOURCE 200809L
 #include "emit.h"
 
 #include <stdint.h>
@@ -19,6 +20,10 @@ typedef struct operand {
     int64_t offset;/* element offset of a strided access (folded into the pointer) */
     int64_t strides[LOOM_MAXDIMS]; /* over the collapsed domain */
     int param;     /* first kernel argument of this operand */
+    /* Read whole by a user kernel's raw parameter (its size is argument size_param), and
+     * whether it is also read element by element. */
+    bool raw, elem;
+    int size_param;
 } operand;
 
 typedef struct ctx {
@@ -65,7 +70,7 @@ static int add_operand(ctx *c, int node, src_kind kind, int buffer)
         c->cap_ops = cap;
     }
     int i = c->nops++;
-    c->ops[i] = (operand){.node = node, .kind = kind, .buffer = buffer};
+    c->ops[i] = (operand){.node = node, .kind = kind, .buffer = buffer, .elem = true};
     c->op_of[node] = i;
     return i;
 }
@@ -90,6 +95,31 @@ static void classify_input(ctx *c, int j, int group)
         add_operand(c, j, SRC_PARAM, -1);
     else if (is_buffered(in, group))
         add_operand(c, j, SRC_LOAD, in->buffer);
+}
+
+/* Operands that user kernels read through raw parameters: passed whole, and loaded per
+ * element only if something else reads them so. */
+static void mark_raw_operands(ctx *c)
+{
+    const loom_walk *w = c->w;
+    for (int o = 0; o < c->nops; o++)
+        c->ops[o].elem = false;
+    for (int t = 0; t < c->nnodes; t++) {
+        const loom_array *a = w->v[c->nodes[t]].node;
+        if (!c->mark[c->nodes[t]] || loom__ops[a->op].kind == LOOM_OPK_GEN)
+            continue;
+        for (int k = 0; a->op != LOOM_OP_VIEW && k < a->ninputs; k++) {
+            int o = c->op_of[loom__walk_at(w, a->inputs[k])];
+            if (o < 0)
+                continue;
+            if (a->op == LOOM_OP_UKERNEL && loom__ukernel_input_is_raw(a, k))
+                c->ops[o].raw = true;
+            else
+                c->ops[o].elem = true;
+        }
+    }
+    for (int o = 0; o < c->nops; o++)
+        c->ops[o].elem |= !c->ops[o].raw; /* roots stored from their operand */
 }
 
 static int collect(ctx *c, const int *roots, int nroots, int group)
@@ -142,6 +172,7 @@ static int collect(ctx *c, const int *roots, int nroots, int group)
         for (int k = 0; k < a->ninputs; k++)
             classify_input(c, loom__walk_at(w, a->inputs[k]), group);
     }
+    mark_raw_operands(c);
     /* Roots that are views or inputs of others stay roots: store them from their operand. */
     int kept = 0;
     for (int t = 0; t < c->nnodes; t++)
@@ -243,6 +274,9 @@ static void choose_vector(ctx *c, const int *roots, int nroots)
     int vec = (int)(16 / widest);
     if (vec < 2)
         return;
+    for (int o = 0; o < c->nops; o++)
+        if (c->ops[o].raw)
+            return; /* user code indexes it: one element per step */
     for (int o = 0; o < c->nops; o++) {
         operand *op = &c->ops[o];
         if (op->kind != SRC_LOAD)
@@ -303,13 +337,23 @@ static void emit_value(ctx *c, loom_strbuf *sb, int i, bool vector)
         loom__sb_printf(sb, ";\n");
         return;
     }
-    char in[LOOM_MAX_EW_INPUTS][24];
+    char in[LOOM_MAX_EW_INPUTS][80];
     const char *names[LOOM_MAX_EW_INPUTS];
     for (int k = 0; k < a->ninputs; k++) {
-        snprintf(in[k], sizeof in[k], "v%d", c->local[loom__walk_at(w, a->inputs[k])]);
+        int j = loom__walk_at(w, a->inputs[k]);
+        if (a->op == LOOM_OP_UKERNEL && loom__ukernel_input_is_raw(a, k)) {
+            const operand *op = &c->ops[c->op_of[j]];
+            snprintf(in[k], sizeof in[k], "loom_raw<const %s>{p%d, p%d}",
+                     loom__ctype(w->v[j].node->dtype), op->param, op->size_param);
+        } else {
+            snprintf(in[k], sizeof in[k], "v%d", c->local[j]);
+        }
         names[k] = in[k];
     }
-    loom__emit_ew_expr(sb, a, names);
+    if (a->op == LOOM_OP_UKERNEL)
+        loom__emit_ukernel_call(sb, a, names, "i", "n");
+    else
+        loom__emit_ew_expr(sb, a, names);
     loom__sb_printf(sb, ";\n");
 }
 
@@ -323,6 +367,21 @@ static void emit_needs(const ctx *c, loom_strbuf *sb)
     loom__emit_needs(sb, &n);
 }
 
+static void emit_ukernel_defs(const ctx *c, loom_strbuf *sb)
+{
+    const loom_array *local[64];
+    const loom_array **nodes = c->nnodes <= 64 ? local : malloc((size_t)c->nnodes * sizeof *nodes);
+    if (!nodes) {
+        sb->failed = true;
+        return;
+    }
+    for (int t = 0; t < c->nnodes; t++)
+        nodes[t] = c->w->v[c->nodes[t]].node;
+    loom__emit_ukernel_defs(sb, nodes, c->nnodes);
+    if (nodes != local)
+        free(nodes);
+}
+
 /* Operand loads for element i (scalar path) or lane j of vector group g (vector path). */
 static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
 {
@@ -331,6 +390,8 @@ static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
         const operand *op = &c->ops[o];
         const loom_array *a = w->v[op->node].node;
         const char *t = loom__ctype(a->dtype);
+        if (!op->elem)
+            continue;
         switch (op->kind) {
         case SRC_LOAD:
             if (vector)
@@ -429,6 +490,8 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
             op->param = loom__arg_ptr(&c.args, op->buffer, a->dtype, false, (size_t)op->offset * es);
             if (op->kind == SRC_LOAD)
                 c.k->args[op->param].align = c.vec * (int)es;
+            if (op->raw)
+                op->size_param = loom__arg_i64(&c.args, a->size);
         } else if (op->kind == SRC_PARAM) {
             op->param = loom__arg_value(&c.args, source_of(a));
         } else if (op->kind == SRC_GEN) {
@@ -476,7 +539,9 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     for (int t = 0; t < c.nnodes; t++) {
         const loom_array *a = w->v[c.nodes[t]].node;
         if (loom__ops[a->op].kind == LOOM_OPK_EW)
-            loom__sb_printf(&summary, "%s%s", summary.len ? " " : "", loom__ops[a->op].name);
+            loom__sb_printf(&summary, "%s%s", summary.len ? " " : "", loom__op_label(a));
+        if (a->op == LOOM_OP_UKERNEL && *loom__ukernel_options(a) && !k->options)
+            k->options = strdup(loom__ukernel_options(a)); /* a boundary: the only user kernel */
     }
     if (!summary.len)
         loom__sb_printf(&summary, "%s", "copy");
@@ -493,6 +558,7 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
                     c.idx32 ? "32-bit" : "64-bit", c.vec, c.vec > 1 ? "s" : "");
     emit_needs(&c, &sb);
     loom__sb_printf(&sb, "#include \"loom_device.cuh\"\n");
+    emit_ukernel_defs(&c, &sb);
     loom__sb_printf(&sb, "template <class T, int N> struct alignas(sizeof(T) * N) loom_vec { T v[N]; };\n");
     loom__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%d) @NAME@(\n%s)\n{\n", BLOCK, params);
     loom__sb_printf(&sb, "    typedef %s idx_t;\n", c.idx32 ? "int" : "long long");

@@ -262,8 +262,13 @@ static void emit_functor(const rctx *c, loom_strbuf *sb, int r)
     char A[64];
     acc_type(c, c->reds[r], A, sizeof A);
     const char *T = loom__ctype(a->inputs[0]->dtype), *body = NULL, *id = NULL;
-    char buf[128];
+    char buf[128], idbuf[64];
     switch (a->op) {
+    case LOOM_OP_UREDUCE:
+        loom__ureduce_functor(a, buf, sizeof buf, idbuf, sizeof idbuf);
+        body = buf;
+        id = idbuf;
+        break;
     case LOOM_OP_SUM: body = "loom_add(a, b)"; id = "loom_cast<A>(0)"; break;
     case LOOM_OP_PROD: body = "loom_multiply(a, b)"; id = "loom_cast<A>(1)"; break;
     case LOOM_OP_MAX: body = "loom_maximum(a, b)"; id = "loom_red_lowest<A>()"; break;
@@ -463,6 +468,23 @@ static void emit_outputs_w(rctx *c, loom_strbuf *sb, const int *roots, int nroot
             loom__sb_printf(sb, "%sp%d[o] = w%d;\n", indent, out[q], roots[q]);
 }
 
+/* The user kernels among the values this kernel computes. */
+static void emit_ukernel_defs(const rctx *c, loom_strbuf *sb)
+{
+    const loom_walk *w = c->w;
+    const loom_array **nodes = malloc(((size_t)w->n + 1) * sizeof *nodes);
+    if (!nodes) {
+        sb->failed = true;
+        return;
+    }
+    int n = 0;
+    for (int i = 0; i < w->n; i++)
+        if (c->need[i] && c->kind[i] == K_COMPUTED)
+            nodes[n++] = w->v[i].node;
+    loom__emit_ukernel_defs(sb, nodes, n);
+    free(nodes);
+}
+
 static char *generate(rctx *c, const geometry *g, const int *roots, int nroots, const int *out)
 {
     const loom_walk *w = c->w;
@@ -481,6 +503,7 @@ static char *generate(rctx *c, const geometry *g, const int *roots, int nroots, 
                     c->nstages > 1 ? "s" : "", c->idx32 ? "32-bit" : "64-bit");
     loom__emit_needs(&sb, &needs);
     loom__sb_printf(&sb, "#include \"loom_device.cuh\"\n#include \"loom_reduce.cuh\"\n");
+    emit_ukernel_defs(c, &sb);
     for (int r = 0; r < c->nreds; r++)
         emit_functor(c, &sb, r);
     int block = g->persistent ? g->team : BLOCK;
@@ -695,7 +718,7 @@ static int build_kernel(rctx *c, const geometry *g, const int *roots, int nroots
             continue;
         k->nodes[k->nnodes++] = (loom_array *)a;
         if (c->kind[i] == K_COMPUTED)
-            loom__sb_printf(&summary, "%s%s", summary.len ? " " : "", loom__ops[a->op].name);
+            loom__sb_printf(&summary, "%s%s", summary.len ? " " : "", loom__op_label(a));
     }
     if (g->mode != MODE_FULL)
         loom__sb_printf(&summary, g->mode == MODE_PARTIAL ? " (partial)" : " (combine)");

@@ -189,6 +189,9 @@ void loom__emit_ew_expr(loom_strbuf *sb, const loom_array *a, const char *const 
         loom__sb_printf(sb, "loom_cast<%s>(loom_round(loom_cast<%s>(%s), %lld))", t, cd, in[0],
                         (long long)a->param.round.decimals);
         break;
+    case LOOM_OP_UKERNEL:
+        loom__emit_ukernel_call(sb, a, in, NULL, NULL);
+        break;
     case LOOM_OP_WHERE:
         loom__sb_printf(sb, "loom_cast<%s>(loom_where(loom_cast<lt_bool>(%s), loom_cast<%s>(%s), loom_cast<%s>(%s)))",
                         t, in[0], cd, in[1], cd, in[2]);
@@ -213,6 +216,8 @@ void loom__needs_add_node(loom_needs *n, const loom_array *a)
 {
     loom__needs_add(n, a->dtype);
     loom__needs_add(n, a->cdtype);
+    if (a->op == LOOM_OP_UKERNEL || a->op == LOOM_OP_UREDUCE)
+        loom__needs_add_ukernel(n, a);
     const loom_array *g = a->op == LOOM_OP_VIEW && a->ninputs ? a->inputs[0] : a;
     n->random |= loom__is_random(g->op);
 }

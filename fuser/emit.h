@@ -51,6 +51,25 @@ void loom__needs_add(loom_needs *n, int dt);
 void loom__needs_add_node(loom_needs *n, const loom_array *a);
 void loom__emit_needs(loom_strbuf *sb, const loom_needs *n);
 
+/* ---- user elementwise kernels (fuser/emit_ukernel.c) ---- */
+
+/* The definitions of the user kernels among nodes[0..n), each once (none: nothing). */
+void loom__emit_ukernel_defs(loom_strbuf *sb, const loom_array *const *nodes, int n);
+/* The value of UKERNEL node a given its inputs' expressions (raw inputs: their loom_raw).
+ * index and size: the element index and iteration size, for boundary kernels; else NULL. */
+void loom__emit_ukernel_call(loom_strbuf *sb, const loom_array *a, const char *const *in,
+                             const char *index, const char *size);
+void loom__needs_add_ukernel(loom_needs *n, const loom_array *a);
+/* The operator and identity of UREDUCE node a's functor, as expressions (defined by
+ * loom__emit_ukernel_defs). */
+void loom__ureduce_functor(const loom_array *a, char *body, size_t nbody, char *identity,
+                           size_t nidentity);
+/* Computed by a kernel of its own: raw inputs, the index in the body, or options. */
+bool loom__ukernel_is_boundary(const loom_array *a);
+bool loom__ukernel_input_is_raw(const loom_array *a, int k);
+/* NVRTC options the kernel computing a must be compiled with ("" for none). */
+const char *loom__ukernel_options(const loom_array *a);
+
 /* Names the kernel prefix_<hash of src>, puts the name where src says @NAME@ and stores the
  * source in k (src is consumed). Returns 0, or -1 when memory runs out. */
 int loom__kernel_name_source(loom_kernel *k, const char *prefix, char *src);

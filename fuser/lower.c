@@ -1,6 +1,8 @@
 /* The lowering table: one entry per op kind, one per library op (fuser/lower.h). */
 #include "lower.h"
 
+#include "emit.h"
+
 static int lower_elementwise(const char *fn, loom_plan_builder *b, const loom_walk *w,
                              const int *roots, int nroots, bool persistent)
 {
@@ -61,6 +63,25 @@ void loom__input_contiguous_in_memory(loom_walk *w, int i)
     loom__contiguous_in_memory(w, w->v[i].node->inputs[0]);
 }
 
+/* A user kernel's raw parameters read whole arrays, C-contiguous, from memory. With compile
+ * options, every computed input is read from memory, so the options apply to the user's code
+ * alone (--use_fast_math must not change Loom's ops). */
+static void ukernel_inputs_in_memory(loom_walk *w, int i)
+{
+    const loom_array *a = w->v[i].node;
+    const bool options = *loom__ukernel_options(a) != '\0';
+    for (int k = 0; k < a->ninputs; k++) {
+        const loom_array *in = a->inputs[k];
+        if (loom__ukernel_input_is_raw(a, k)) {
+            loom__contiguous_in_memory(w, in);
+        } else if (options) {
+            const loom_array *base = in->op == LOOM_OP_VIEW ? in->inputs[0] : in;
+            if (base->op != LOOM_OP_SCALAR)
+                loom__contiguous_in_memory(w, base);
+        }
+    }
+}
+
 static const loom_lowering input = {LOOM_PLACE_INPUT, NULL, NULL, NULL};
 const loom_lowering loom__lower_absorbed = {LOOM_PLACE_FREE, NULL, NULL, NULL};
 /* Materialised free nodes (a requested view, scalar or generator) are written by an
@@ -70,6 +91,10 @@ static const loom_lowering elementwise = {LOOM_PLACE_ELEMENTWISE, NULL, lower_el
 static const loom_lowering reduction = {LOOM_PLACE_REDUCTION, NULL, lower_reduction, NULL};
 static const loom_lowering scan = {LOOM_PLACE_ALONE, scan_input_in_memory, lower_scan, NULL};
 static const loom_lowering result = {LOOM_PLACE_ALONE, multi_in_memory, lower_nothing, NULL};
+/* User kernels that use the element index or raw parameters, or have compile options, end
+ * their kernel: producers fuse into it, consumers read its value from memory. */
+static const loom_lowering ukernel_boundary = {LOOM_PLACE_ALONE, ukernel_inputs_in_memory,
+                                               lower_elementwise, NULL};
 
 static const loom_lowering *const by_kind[] = {
     [LOOM_OPK_LEAF] = &free_node, /* scalars; buffers and host copies are inputs */
@@ -88,12 +113,15 @@ static const loom_lowering *const library_ops[LOOM_OP_COUNT] = {
     [LOOM_OP_FFT] = &loom__lower_fft,
     [LOOM_OP_SORT] = &loom__lower_sort,
     [LOOM_OP_ARGSORT] = &loom__lower_sort,
+    [LOOM_OP_RAWKERNEL] = &loom__lower_rawkernel,
 };
 
 const loom_lowering *loom__lowering(const loom_array *a)
 {
     if (loom__is_input(a))
         return &input;
+    if (a->op == LOOM_OP_UKERNEL && loom__ukernel_is_boundary(a))
+        return &ukernel_boundary;
     loom_opkind kind = loom__ops[a->op].kind;
     return kind == LOOM_OPK_LIBRARY || kind == LOOM_OPK_MULTI ? library_ops[a->op] : by_kind[kind];
 }

@@ -52,5 +52,6 @@ extern const loom_lowering loom__lower_eigh;
 extern const loom_lowering loom__lower_cholesky;
 extern const loom_lowering loom__lower_fft;
 extern const loom_lowering loom__lower_sort;
+extern const loom_lowering loom__lower_rawkernel;
 
 #endif

@@ -229,6 +229,7 @@ void loom__plan_free(loom_plan *p)
         if (s->kind == LOOM_STEP_KERNEL) {
             free(s->kernel.source);
             free(s->kernel.summary);
+            free(s->kernel.options);
             free(s->kernel.args);
             free(s->kernel.nodes);
         }

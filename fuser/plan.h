@@ -12,7 +12,8 @@ typedef enum loom_kernel_kind {
     LOOM_KERNEL_ELEMENTWISE = 0,
     LOOM_KERNEL_REDUCTION,
     LOOM_KERNEL_PERSISTENT,
-    LOOM_KERNEL_SCAN
+    LOOM_KERNEL_SCAN,
+    LOOM_KERNEL_RAW /* a user's raw kernel, launched as the user configured it */
 } loom_kernel_kind;
 
 const char *loom__kernel_kind_name(loom_kernel_kind k);
@@ -57,7 +58,8 @@ typedef enum loom_karg_src {
     LOOM_SRC_VALUE,             /* a scalar or fill value: long long, double or loom_c128 by
                                    dtype kind */
     LOOM_SRC_PARAM_F64,         /* the double parameter at src_offset, as a double */
-    LOOM_SRC_PARAM_I64          /* the int64 parameter at src_offset */
+    LOOM_SRC_PARAM_I64,         /* the int64 parameter at src_offset */
+    LOOM_SRC_VALUE_TYPED        /* a scalar's value in its own dtype (raw kernels' arguments) */
 } loom_karg_src;
 
 /* The byte offset of a member of loom_params, e.g. LOOM_PARAM(arange.start). */
@@ -77,9 +79,10 @@ typedef struct loom_karg {
 
 typedef struct loom_kernel {
     loom_kernel_kind kind;
-    char name[40];     /* "loom_ew_<hash>": the same structure gives the same name */
+    char name[64];     /* "loom_ew_<hash>": the same structure gives the same name */
     char *source;      /* CUDA C++; it is the kernel cache key together with the options */
     char *summary;     /* the fused ops, e.g. "sin multiply add", for logs and DOT */
+    char *options;     /* NVRTC options a user kernel asked for, or NULL; part of the cache key */
     int nargs;
     loom_karg *args;
     /* Launch shape. Elementwise kernels loop grid-stride over `work` items (vectors when
@@ -89,6 +92,8 @@ typedef struct loom_kernel {
     int64_t work;
     unsigned grid[3];
     int block;
+    unsigned block_y, block_z; /* raw kernels' other block dimensions (0: 1) */
+    unsigned shared_mem;       /* raw kernels' dynamic shared memory bytes */
     int vec;           /* elements per thread per step */
     /* The graph nodes computed in this kernel (for DOT clusters); borrowed, and only valid for
      * the graph the plan was built from (not after loom__plan_rebind). */

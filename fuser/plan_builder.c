@@ -6,7 +6,7 @@
 
 const char *loom__kernel_kind_name(loom_kernel_kind k)
 {
-    static const char *names[] = {"elementwise", "reduction", "persistent", "scan"};
+    static const char *names[] = {"elementwise", "reduction", "persistent", "scan", "raw"};
     return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 

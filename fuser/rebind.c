@@ -6,6 +6,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A scalar's value as its dtype's bytes: integers and bool from the exact value, floats and
+ * complex parts rounded from doubles (float16 and bfloat16 scalars are refused when the launch
+ * is recorded). */
+static void typed_value(loom_karg *a, const loom_array *node)
+{
+    const loom_dtype dt = (loom_dtype)node->dtype;
+    const int64_t exact = node->param.value.exact;
+    const double re = node->param.value.re, im = node->param.value.im;
+    a->size = (int)loom_dtype_size(dt);
+    memset(a->value, 0, sizeof a->value);
+    if (dt == LOOM_BOOL) {
+        a->value[0] = exact != 0;
+    } else if (loom__is_int(dt)) {
+        memcpy(a->value, &exact, (size_t)a->size); /* little-endian: the low bytes */
+    } else if (dt == LOOM_FLOAT32 || dt == LOOM_COMPLEX64) {
+        const float f[2] = {(float)re, (float)im};
+        memcpy(a->value, f, (size_t)a->size);
+    } else if (dt == LOOM_FLOAT64 || dt == LOOM_COMPLEX128) {
+        const double d[2] = {re, im};
+        memcpy(a->value, d, (size_t)a->size);
+    }
+}
+
 void loom__karg_refill(loom_karg *a, const loom_array *node)
 {
     loom_dtype dt = (loom_dtype)node->dtype;
@@ -32,6 +55,9 @@ void loom__karg_refill(loom_karg *a, const loom_array *node)
     case LOOM_SRC_PARAM_I64:
         memcpy(a->value, (const char *)&node->param + a->src_offset, 8);
         a->size = 8;
+        return;
+    case LOOM_SRC_VALUE_TYPED:
+        typed_value(a, node);
         return;
     }
 }

@@ -226,7 +226,7 @@ static const char *style_of(const loom_array *a)
 static void put_node(FILE *out, const char *indent, int id, const loom_array *a, int request)
 {
     char shape[1024];
-    const char *op = a->op == LOOM_OP_VIEW && a->label ? a->label : loom__ops[a->op].name;
+    const char *op = a->op == LOOM_OP_VIEW && a->label ? a->label : loom__op_label(a);
     fprintf(out, "%sn%d [label=\"{", indent, id);
     put_escaped(out, op);
     fputc('|', out);

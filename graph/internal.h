@@ -54,6 +54,10 @@ typedef struct loom_opinfo {
 
 extern const loom_opinfo loom__ops[LOOM_OP_COUNT];
 
+/* How node a is named in kernel summaries and DOT: NumPy's op name, or the name of the user
+ * kernel that made it. */
+const char *loom__op_label(const loom_array *a);
+
 /* Random generators are the GEN ops from RANDOM_UNIFORM to RANDOM_WALD and from
  * RANDOM_BINOMIAL to RANDOM_VONMISES in ops.def. */
 static inline bool loom__is_random(int op)
@@ -119,6 +123,13 @@ typedef union loom_params {
         int64_t offset[LOOM_MAX_RESULTS];
         union {
             struct { int64_t upper, vectors; } eigh; /* UPLO 'U' (1) or 'L' (0); jobz */
+            /* RAWKERNEL: the launch, which arguments are outputs (bit i: args[i]), the
+             * kernel's key, then the kernel (not structural; graph/ukernel_raw.c) */
+            struct {
+                int64_t grid[3], block[3], shared_mem, out_args[LOOM_MAX_RESULTS];
+                uint64_t key;
+                struct loom_raw_kernel *kernel;
+            } raw;
         };
     } multi;
     /* RESULT nodes: which result of the input, and its byte offset in the packed value */
@@ -128,10 +139,16 @@ typedef union loom_params {
     struct { uint64_t seed, ctr; double a, b, c; } random;
     /* RANDOM_INTEGERS: seed and ctr as above; values low + [0, range), range 0 meaning 2^64. */
     struct { uint64_t seed, ctr; int64_t low; uint64_t range; } randint;
+    /* UKERNEL (graph/ukernel.h): the call's key and which output this node is (structural),
+     * then the call, which the node holds a reference to */
+    struct { uint64_t key; int64_t output; struct loom__ucall *call; } ukernel;
+    /* UREDUCE: reduce's members, then as ukernel's (the call of the reduce step) */
+    struct { int64_t axes, keepdims; uint64_t key; struct loom__ucall *call; } ureduce;
 } loom_params;
 
-/* The most inputs an elementwise op has (where); other ops may have any number. */
-#define LOOM_MAX_EW_INPUTS 3
+/* The most inputs an elementwise op has (a user kernel's; where has 3); other ops may have
+ * any number. */
+#define LOOM_MAX_EW_INPUTS 16
 
 struct loom_array {
     atomic_int refcount;
@@ -281,6 +298,9 @@ loom_array *loom__weak_float_unscoped(const char *fn, double value);
  * dtypes; this only records (NULL on out of memory). */
 loom_array *loom__reduce(const char *fn, loom_op op, loom_array *a, uint32_t axes, bool keepdims,
                          loom_dtype acc, loom_dtype out);
+/* The same node before loom__node_finish, for ops with parameters of their own to set. */
+loom_array *loom__reduce_alloc(const char *fn, loom_op op, loom_array *a, uint32_t axes,
+                               bool keepdims, loom_dtype acc, loom_dtype out);
 
 /* ---- library ops (graph/matmul_node.c) ---- */
 
@@ -332,6 +352,9 @@ bool loom__is_complex(loom_dtype dt);
  * may exceed the op's arity: MAXIMUM with 3 inputs is NumPy's clip, whose loops are maximum's. */
 int loom__resolve_ufunc(const char *fn, loom_op op, int nin, loom_array *const *in,
                         loom_dtype *loop_dtype, loom_dtype *out_dtype);
+
+/* Whether s (NULL: no) is a C identifier: kernel and parameter names (graph/ukernel_params.c). */
+bool loom__is_identifier(const char *s);
 
 /* ---- checked size arithmetic ---- */
 

@@ -1,6 +1,8 @@
 /* Nodes: allocation, reference counting, structure hashing, scopes and queries. */
 #include "internal.h"
+#include "ukernel.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,6 +233,15 @@ static inline uint64_t mix(uint64_t h, uint64_t v)
 
 const void *loom__structural_params(const loom_array *a, size_t *len)
 {
+    if (a->op == LOOM_OP_RAWKERNEL) {
+        /* not the kernel's address */
+        *len = offsetof(loom_params, multi.raw.kernel) - offsetof(loom_params, multi);
+        return &a->param.multi;
+    }
+    if (a->op == LOOM_OP_UREDUCE) {
+        *len = 3 * sizeof(int64_t); /* axes, keepdims and key, not the call's address */
+        return &a->param.ureduce;
+    }
     switch (loom__ops[a->op].kind) {
     case LOOM_OPK_REDUCE:
         *len = sizeof a->param.reduce;
@@ -258,6 +269,10 @@ const void *loom__structural_params(const loom_array *a, size_t *len)
     if (a->op == LOOM_OP_ROUND) {
         *len = sizeof a->param.round;
         return &a->param.round;
+    }
+    if (a->op == LOOM_OP_UKERNEL) {
+        *len = 2 * sizeof(int64_t); /* key and output, not the call's address */
+        return &a->param.ukernel;
     }
     *len = 0;
     return NULL;
@@ -338,6 +353,12 @@ void loom_release(loom_array *a)
         }
         loom__buffer_release(n->buffer);
         free(n->host_data);
+        if (n->op == LOOM_OP_UKERNEL)
+            loom__ucall_release(n->param.ukernel.call);
+        if (n->op == LOOM_OP_UREDUCE)
+            loom__ucall_release(n->param.ureduce.call);
+        if (n->op == LOOM_OP_RAWKERNEL)
+            loom__raw_kernel_release(n->param.multi.raw.kernel);
         free(n);
     }
     if (stack != local)

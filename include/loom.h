@@ -698,6 +698,77 @@ void loom_fft_plan_cache_clear(void);
 loom_array *loom_sort(loom_array *a, int axis);
 loom_array *loom_argsort(loom_array *a, int axis);
 
+/* ------------------------------------------------------------------------------------------ */
+/* User kernels (docs/custom-kernels.md)                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/* CuPy's ElementwiseKernel for C. Parameters use CuPy's language: "float32 x, T y, raw T z"
+ * (a NumPy dtype name or a one-letter type placeholder, then the name; "raw" passes the whole
+ * array, indexed by the user with i). A call records nodes and runs nothing: the body becomes
+ * an inlined device function inside Loom's fused kernels, so producers and consumers fuse
+ * through it. Errors follow CuPy's messages. */
+typedef struct loom_elementwise_kernel loom_elementwise_kernel;
+
+/* A kernel with CuPy's in_params, out_params, operation and name; preamble (code placed
+ * before the body: helper functions, constants) and options (NVRTC options separated by
+ * spaces, e.g. "-DSCALE=2 --use_fast_math") may be NULL. Returns NULL with an error for a bad
+ * parameter list or name. The caller owns it: loom_elementwise_kernel_destroy drops the
+ * caller's reference, and arrays recorded from it keep it alive until they are released. */
+loom_elementwise_kernel *loom_elementwise_kernel_create(const char *in_params,
+                                                        const char *out_params,
+                                                        const char *operation, const char *name,
+                                                        const char *preamble, const char *options);
+void loom_elementwise_kernel_destroy(loom_elementwise_kernel *k);
+/* Records a call of a one-output kernel: nargs is the number of inputs, or inputs plus
+ * outputs (outputs are never written, arrays being values: they only fix the output dtypes
+ * and must have the result's shape). Weak scalars (loom_scalar, loom_scalar_int) are CuPy's
+ * Python scalars; non-raw arrays broadcast. Returns a new array, or NULL with an error. */
+loom_array *loom_elementwise_kernel_call(loom_elementwise_kernel *k, loom_array *const *args,
+                                         int nargs);
+/* The same for any number of outputs: writes nouts (the kernel's output count) new arrays to
+ * outs. Returns LOOM_OK, or an error code with every outs[i] NULL. */
+int loom_elementwise_kernel_call_many(loom_elementwise_kernel *k, loom_array *const *args,
+                                      int nargs, loom_array **outs, int nouts);
+
+/* CuPy's ReductionKernel: in_params and out_params as above (one output); map_expr is an
+ * expression of the inputs, reduce_expr one of a and b (CuPy's operands), post_map_expr a
+ * statement assigning the output from a (NULL: "out = a"), identity the reduce step's
+ * identity as a C expression (required), reduce_type the C type reduced in (a placeholder
+ * letter, float, double, int, long long, ...; NULL: the output's type). */
+typedef struct loom_reduction_kernel loom_reduction_kernel;
+loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const char *out_params,
+                                                    const char *map_expr, const char *reduce_expr,
+                                                    const char *post_map_expr,
+                                                    const char *identity, const char *name,
+                                                    const char *reduce_type,
+                                                    const char *preamble, const char *options);
+void loom_reduction_kernel_destroy(loom_reduction_kernel *k);
+/* Reduces over axes[0..naxes) (NULL: every axis, CuPy's axis=None), keeping them as size 1
+ * with keepdims. Arguments as loom_elementwise_kernel_call (non-raw). */
+loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *const *args,
+                                       int nargs, const int *axes, int naxes, bool keepdims);
+
+/* CuPy's RawKernel: a whole `extern "C" __global__` function of source, named name (options
+ * may be NULL). loom_raw_module_create compiles nothing either: get_function names one of its
+ * extern "C" kernels (templated kernels, which need name expressions, are not supported). */
+typedef struct loom_raw_kernel loom_raw_kernel;
+typedef struct loom_raw_module loom_raw_module;
+loom_raw_kernel *loom_raw_kernel_create(const char *source, const char *name, const char *options);
+void loom_raw_kernel_destroy(loom_raw_kernel *k);
+loom_raw_module *loom_raw_module_create(const char *source, const char *options);
+/* A new kernel object (destroy it with loom_raw_kernel_destroy). */
+loom_raw_kernel *loom_raw_module_get_function(loom_raw_module *m, const char *name);
+void loom_raw_module_destroy(loom_raw_module *m);
+/* Records a launch of k with grid, block and dynamic shared memory bytes on args: arrays are
+ * passed as pointers to their elements (C-contiguous), 0-d scalars by value in their dtype.
+ * Arrays being values, the kernel writes copies: args[out_args[j]] gives output j's initial
+ * content (loom_empty for none) and outs[j] receives the written array (nouts from 1 to 4).
+ * Runs at evaluation, as a step of the plan's CUDA Graph. Returns LOOM_OK or an error code
+ * with every outs[j] NULL. */
+int loom_raw_kernel_call(loom_raw_kernel *k, const unsigned grid[3], const unsigned block[3],
+                         size_t shared_mem, loom_array *const *args, int nargs,
+                         const int *out_args, int nouts, loom_array **outs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -37,7 +37,7 @@ static inline int test_compile_plan(loom_array *const *arrays, int n, bool fuse,
         void *cubin = NULL;
         size_t size = 0;
         int rc = loom__compile_to_cubin("test", s->kernel.name, s->kernel.source, h, nh, "sm_90",
-                                        NULL, &cubin, &size);
+                                        s->kernel.options, &cubin, &size);
         CHECK_EQ_INT(rc, 0);
         if (rc || verbose)
             fprintf(stderr, "%s\n%s\n", rc ? loom_last_error() : "", s->kernel.source);

@@ -1,0 +1,84 @@
+/* User elementwise kernels (CuPy's ElementwiseKernel): the kernel object, one call's resolved
+ * types, and the parameter-list parser. Shared by graph/ (recording) and fuser/ (code). */
+#ifndef LOOM_GRAPH_UKERNEL_H
+#define LOOM_GRAPH_UKERNEL_H
+
+#include "internal.h"
+
+/* One parameter of a parameter list: "raw T name" or "float32 name". */
+typedef struct loom__uparam {
+    char *name;
+    int8_t dtype;     /* LOOM_NO_DTYPE for a placeholder */
+    char placeholder; /* the placeholder's letter (dtype LOOM_NO_DTYPE) */
+    bool raw;
+} loom__uparam;
+
+/* Parses a CuPy parameter list into *out (n entries, freed with loom__uparams_free), with
+ * CuPy's errors under fn. NULL or "" is an empty list. Returns 0 or -1. */
+int loom__uparams_parse(const char *fn, const char *list, loom__uparam **out, int *n);
+void loom__uparams_free(loom__uparam *p, int n);
+/* The dtype a NumPy dtype name in a parameter list means ("float32", "float", "f4", ...), or
+ * LOOM_NO_DTYPE when NumPy does not understand it or Loom lacks it. */
+loom_dtype loom__uparam_dtype(const char *name);
+
+struct loom_elementwise_kernel {
+    atomic_int refcount; /* the caller's, and one per call that recorded nodes */
+    int nin, nout;
+    loom__uparam *params; /* nin inputs, then nout outputs */
+    char *operation, *name, *preamble, *options;
+    /* Raw parameters, the index (i, _ind) in the body, or compile options: the node is
+     * computed by a kernel of its own (docs/custom-kernels.md, "What fuses"). */
+    bool boundary;
+    uint64_t hash; /* of the parameter lists, operation, name, preamble and options */
+    /* A reduction kernel's reduce step (graph/ukernel_reduce.c) has an identity: then
+     * operation is CuPy's reduce_expr over a and b of the reduce type, which is a placeholder
+     * letter (reduce_letter) or reduce_dtype. */
+    char *identity;
+    char reduce_letter;
+    int8_t reduce_dtype;
+};
+
+/* One call: the kernel and the dtype of each of its nin + nout parameters. Shared by the
+ * call's nodes (param.ukernel.call), which keep it, and so the kernel, alive. */
+typedef struct loom__ucall {
+    atomic_int refcount;
+    loom_elementwise_kernel *kernel;
+    uint64_t key; /* the kernel's hash and the types: equal keys give equal code */
+    int8_t types[];
+} loom__ucall;
+
+/* For loom_elementwise_kernel_create and the kernels a reduction kernel is made of: errors
+ * under fn. */
+loom_elementwise_kernel *loom__ukernel_new(const char *fn, const char *in_params,
+                                           const char *out_params, const char *operation,
+                                           const char *name, const char *preamble,
+                                           const char *options);
+/* The checks of a call's arguments: their count (inputs, or inputs and outputs), NULLs, one
+ * device. LOOM_OK or the error code recorded under fn. */
+int loom__ukernel_check_args(const char *fn, const loom_elementwise_kernel *k,
+                             loom_array *const *args, int nargs);
+/* The broadcast shape of the non-raw array inputs; 0 or -1. */
+int loom__ukernel_loop_shape(const char *fn, const loom_elementwise_kernel *k,
+                             loom_array *const *args, int *ndim, int64_t *shape);
+/* Every parameter's dtype for these arguments, as CuPy decides them; NULL on error. */
+loom__ucall *loom__ucall_resolve(const char *fn, loom_elementwise_kernel *k,
+                                 loom_array *const *args, int nargs, int ndim,
+                                 const int64_t *shape);
+/* A call of k with the given nin + nout dtypes. */
+loom__ucall *loom__ucall_new(const char *fn, loom_elementwise_kernel *k, const int8_t *types);
+/* The UKERNEL node of output `out` of call c on args (k->nin inputs), unscoped: the caller
+ * owns it. Non-raw arrays are broadcast to shape in the caller's scope. */
+loom_array *loom__ukernel_record(const char *fn, loom__ucall *c, loom_array *const *args,
+                                 int out, int ndim, const int64_t *shape);
+void loom__ucall_release(loom__ucall *c);
+void loom__ukernel_release(loom_elementwise_kernel *k);
+
+/* A raw kernel (CuPy's RawKernel; graph/ukernel_raw.c): RAWKERNEL nodes hold one. */
+struct loom_raw_kernel {
+    atomic_int refcount;
+    char *source, *name, *options;
+    uint64_t key; /* of the source, name and options */
+};
+void loom__raw_kernel_release(struct loom_raw_kernel *k);
+
+#endif

@@ -1,0 +1,449 @@
+#define _POSIX_C_SOURCE 200809L
+/* User elementwise kernels on the GPU, against host references computed in float64: CuPy's
+ * seed kernels (the my_kernel branch on float32 2x3 and 10000 elements, the type-generic
+ * squared difference on every real dtype), broadcasting, raw indexing with i and _ind, several
+ * outputs, options, a kernel destroyed before its arrays are evaluated, a compile error
+ * reported at materialisation; the fused sum(y * y, axis=1) is one kernel launch, and
+ * elementwise results are bit for bit the same fused and with LOOM_FUSE=0. Reduction kernels:
+ * l2norm fused into one launch, a double reduce type, the identity on an empty axis. Raw
+ * kernels: the seeds' grid-stride copy and naive matmul, graph replay, a refused launch. */
+#include "check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BRANCH_BODY "if (x - 2 > y) z = x * y; else z = x + y;"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double uniform(double lo, double hi) /* xorshift64*: fixed seed, same inputs each run */
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return lo + (hi - lo) * (double)((rng * 0x2545f4914f6cdd1dull) >> 11) * 0x1p-53;
+}
+
+static loom_array *f32_input(int ndim, const int64_t *shape, float *host, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        host[i] = (float)uniform(-4, 4);
+    return loom_asarray(host, LOOM_FLOAT32, ndim, shape);
+}
+
+/* The values of a as float64 (through astype, checked against NumPy by its own tests). */
+static bool get_f64(loom_array *a, double *out, int64_t n)
+{
+    int rc = loom_get(loom_astype(a, LOOM_FLOAT64), out, (size_t)n * sizeof *out);
+    if (rc != LOOM_OK)
+        fprintf(stderr, "loom_get: %s\n", loom_last_error());
+    return rc == LOOM_OK;
+}
+
+static float branch_ref(float x, float y)
+{
+    /* float32 operations of float32 values: float64 then one rounding gives the same bits */
+    return (float)((double)x - 2.0) > y ? (float)((double)x * y) : (float)((double)x + y);
+}
+
+static void check_my_kernel(int ndim, const int64_t *shape)
+{
+    loom_scope_begin();
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++)
+        n *= shape[d];
+    float *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    double *got = malloc((size_t)n * sizeof *got);
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("float32 x, float32 y", "float32 z", BRANCH_BODY,
+                                                                "my_kernel", NULL, NULL);
+    loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){f32_input(ndim, shape, x, n),
+                                                                     f32_input(ndim, shape, y, n)}, 2);
+    CHECK(z && loom_dtype_of(z) == LOOM_FLOAT32);
+    int bad = 0;
+    if (get_f64(z, got, n))
+        for (int64_t i = 0; i < n; i++)
+            bad += got[i] != branch_ref(x[i], y[i]);
+    CHECK_EQ_INT(bad, 0);
+    loom_elementwise_kernel_destroy(k);
+    free(x);
+    free(y);
+    free(got);
+    loom_scope_end();
+}
+
+/* z = (x - y) * (x - y) with T each real dtype, on values 0..8 (exact in every dtype). */
+static void check_squared_difference(void)
+{
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("T x, T y", "T z", "z = (x - y) * (x - y);",
+                                                                "squared_diff", NULL, NULL);
+    enum { N = 1037 };
+    int64_t xs[N], ys[N];
+    double got[N];
+    for (int dt = 0; dt < LOOM_NUM_DTYPES; dt++) {
+        if (dt == LOOM_COMPLEX64 || dt == LOOM_COMPLEX128)
+            continue; /* no C++ operators on Loom's complex types (docs/custom-kernels.md) */
+        loom_scope_begin();
+        int64_t hi = dt == LOOM_BOOL ? 1 : 8;
+        for (int i = 0; i < N; i++) {
+            xs[i] = (int64_t)uniform(0, (double)hi + 1);
+            ys[i] = (int64_t)uniform(0, (double)hi + 1);
+        }
+        loom_array *a = loom_astype(loom_asarray(xs, LOOM_INT64, 1, (int64_t[]){N}), (loom_dtype)dt);
+        loom_array *b = loom_astype(loom_asarray(ys, LOOM_INT64, 1, (int64_t[]){N}), (loom_dtype)dt);
+        loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){a, b}, 2);
+        CHECK(z && loom_dtype_of(z) == dt);
+        int bad = 0;
+        if (get_f64(z, got, N))
+            for (int i = 0; i < N; i++) {
+                int64_t d = xs[i] - ys[i];
+                double want = dt == LOOM_BOOL ? (double)(d != 0) : (double)(d * d);
+                bad += got[i] != want;
+            }
+        if (bad)
+            fprintf(stderr, "squared_diff %s: %d wrong\n", loom_dtype_name((loom_dtype)dt), bad);
+        CHECK_EQ_INT(bad, 0);
+        loom_scope_end();
+    }
+    loom_elementwise_kernel_destroy(k);
+}
+
+/* (3,1) with (4,) broadcasts to (3,4); a weak scalar is cast to the parameter's type. */
+static void check_broadcast_and_scalars(void)
+{
+    loom_scope_begin();
+    float x[3], y[4];
+    double got[12];
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("float32 x, float32 y", "float32 z", BRANCH_BODY,
+                                                                "my_kernel", NULL, NULL);
+    loom_array *a = f32_input(2, (int64_t[]){3, 1}, x, 3), *b = f32_input(1, (int64_t[]){4}, y, 4);
+    loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){a, b}, 2);
+    CHECK_SHAPE(z, 2, ((int64_t[]){3, 4}));
+    int bad = 0;
+    if (get_f64(z, got, 12))
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 4; j++)
+                bad += got[i * 4 + j] != branch_ref(x[i], y[j]);
+    CHECK_EQ_INT(bad, 0);
+    loom_array *zs = loom_elementwise_kernel_call(k, (loom_array *[]){a, loom_scalar(0.5)}, 2);
+    bad = 0;
+    if (get_f64(zs, got, 3))
+        for (int i = 0; i < 3; i++)
+            bad += got[i] != branch_ref(x[i], 0.5f);
+    CHECK_EQ_INT(bad, 0);
+    loom_elementwise_kernel_destroy(k);
+    loom_scope_end();
+}
+
+/* raw parameters read anywhere: z = x + w[(i + 1) % w.size()] * _ind.size() */
+static void check_raw_indexing(void)
+{
+    loom_scope_begin();
+    enum { N = 1000, M = 77 };
+    float x[N], w[M];
+    double got[N];
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create(
+        "T x, raw T w", "T z", "z = x + w[(i + 1) % w.size()] * (T)_ind.size();", "shift_add", NULL, NULL);
+    loom_array *a = f32_input(1, (int64_t[]){N}, x, N), *b = f32_input(1, (int64_t[]){M}, w, M);
+    /* the raw operand computed first (a negative), and a consumer after */
+    loom_array *z = loom_negative(loom_elementwise_kernel_call(k, (loom_array *[]){a, loom_negative(b)}, 2));
+    int bad = 0;
+    if (get_f64(z, got, N))
+        for (int i = 0; i < N; i++)
+            bad += got[i] != -(float)((double)x[i] + (float)((double)-w[(i + 1) % M] * N));
+    CHECK_EQ_INT(bad, 0);
+    loom_elementwise_kernel_destroy(k);
+    loom_scope_end();
+}
+
+/* call_many: both outputs of one call, evaluated together. */
+static void check_two_outputs(void)
+{
+    loom_scope_begin();
+    enum { N = 4099 };
+    float x[N], y[N];
+    double lo[N], hi[N];
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("T x, T y", "T lo, T hi",
+                                                                "lo = x < y ? x : y; hi = x < y ? y : x;", "minmax", NULL, NULL);
+    loom_array *outs[2];
+    CHECK(loom_elementwise_kernel_call_many(k, (loom_array *[]){f32_input(1, (int64_t[]){N}, x, N),
+                                                                f32_input(1, (int64_t[]){N}, y, N)}, 2, outs, 2) == LOOM_OK);
+    CHECK(loom_eval_many(outs, 2) == LOOM_OK);
+    int bad = 0;
+    if (get_f64(outs[0], lo, N) && get_f64(outs[1], hi, N))
+        for (int i = 0; i < N; i++)
+            bad += lo[i] != fmin(x[i], y[i]) || hi[i] != fmax(x[i], y[i]);
+    CHECK_EQ_INT(bad, 0);
+    loom_elementwise_kernel_destroy(k);
+    loom_scope_end();
+}
+
+/* Options reach NVRTC; the kernel object may be destroyed before its arrays are evaluated. */
+static void check_options_and_lifetime(void)
+{
+    loom_scope_begin();
+    enum { N = 100 };
+    float x[N];
+    double got[N];
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("T x", "T z", "z = x * SCALE;", "scaled", NULL,
+                                                                "-DSCALE=3 -std=c++17");
+    loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){f32_input(1, (int64_t[]){N}, x, N)}, 1);
+    loom_elementwise_kernel_destroy(k);
+    int bad = 0;
+    if (get_f64(z, got, N))
+        for (int i = 0; i < N; i++)
+            bad += got[i] != (float)((double)x[i] * 3);
+    CHECK_EQ_INT(bad, 0);
+    loom_scope_end();
+}
+
+/* A body NVRTC refuses fails at materialisation with LOOM_ERR_COMPILE, naming the file that
+ * holds the generated source. */
+static void check_compile_error(void)
+{
+    loom_scope_begin();
+    float x[8];
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("T x", "T z", "z = x +* nope;", "broken", NULL, NULL);
+    loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){f32_input(1, (int64_t[]){8}, x, 8)}, 1);
+    CHECK(z);
+    CHECK_EQ_INT(loom_eval(z), LOOM_ERR_COMPILE);
+    CHECK(strstr(loom_last_error(), "nope") && strstr(loom_last_error(), "source and full log in "));
+    loom_elementwise_kernel_destroy(k);
+    loom_scope_end();
+}
+
+/* Kernel launches of evaluating a, CUDA Graphs off; values into out (float64). */
+static uint64_t launches(loom_array *a, double *out, int64_t n)
+{
+    setenv("LOOM_GRAPHS", "0", 1);
+    loom_stats s0, s1;
+    loom_stats_get(&s0);
+    CHECK_EQ_INT(loom_eval(a), LOOM_OK);
+    loom_stats_get(&s1);
+    unsetenv("LOOM_GRAPHS");
+    CHECK(get_f64(a, out, n));
+    return s1.kernels_launched - s0.kernels_launched;
+}
+
+/* y = my_kernel(a, b); s = sum(y * y, axis=1): one launch, against float64; and an
+ * elementwise chain through the kernel equal bit for bit fused and with LOOM_FUSE=0. */
+static void check_fusion(void)
+{
+    enum { R = 256, C = 1024 };
+    float *x = malloc(R * C * sizeof *x), *y = malloc(R * C * sizeof *y);
+    double *got = malloc(R * C * sizeof *got), *unfused = malloc(R * C * sizeof *unfused);
+    loom_elementwise_kernel *k = loom_elementwise_kernel_create("float32 x, float32 y", "float32 z", BRANCH_BODY,
+                                                                "my_kernel", NULL, NULL);
+    const int64_t shape[2] = {R, C};
+    loom_scope_begin();
+    loom_array *a = f32_input(2, shape, x, R * C), *b = f32_input(2, shape, y, R * C);
+    CHECK_EQ_INT(loom_eval(a), LOOM_OK);
+    CHECK_EQ_INT(loom_eval(b), LOOM_OK);
+    for (int fuse = 1; fuse >= 0; fuse--) {
+        if (!fuse)
+            setenv("LOOM_FUSE", "0", 1);
+        loom_scope_begin();
+        loom_array *z = loom_elementwise_kernel_call(k, (loom_array *[]){a, b}, 2);
+        loom_array *s = loom_sum(loom_multiply(z, z), (int[]){1}, 1, false);
+        double sums[R];
+        uint64_t n = launches(s, sums, R);
+        if (fuse)
+            CHECK_EQ_INT(n, 1);
+        int bad = 0;
+        for (int r = 0; r < R; r++) {
+            double ref = 0, mag = 0;
+            for (int c = 0; c < C; c++) {
+                double v = branch_ref(x[r * C + c], y[r * C + c]);
+                v = (float)(v * v);
+                ref += v;
+                mag += fabs(v);
+            }
+            bad += fabs(sums[r] - ref) > 0x1p-24 * (2 * (log2(C + 1.0) + sqrt(C)) + 4) * mag;
+        }
+        CHECK_EQ_INT(bad, 0);
+        loom_array *e = loom_multiply(loom_exp(loom_elementwise_kernel_call(k, (loom_array *[]){loom_sin(a), b}, 2)), b);
+        uint64_t ne = launches(e, fuse ? got : unfused, R * C);
+        if (fuse)
+            CHECK_EQ_INT(ne, 1);
+        loom_scope_end();
+        unsetenv("LOOM_FUSE");
+    }
+    CHECK(memcmp(got, unfused, R * C * sizeof *got) == 0);
+    loom_scope_end();
+    loom_elementwise_kernel_destroy(k);
+    free(x);
+    free(y);
+    free(got);
+    free(unfused);
+}
+
+/* Reduction kernels: l2norm (CuPy's documentation example) over rows, fused with a producer and
+ * a consumer into one launch and with LOOM_FUSE=0, each against float64; a double reduce_type
+ * on float32 data; the identity on an empty axis. */
+static void check_reduction_kernels(void)
+{
+    enum { R = 300, C = 1037 };
+    float *x = malloc(R * C * sizeof *x);
+    double got[R];
+    loom_reduction_kernel *l2 = loom_reduction_kernel_create("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0",
+                                                             "l2norm", NULL, NULL, NULL);
+    loom_reduction_kernel *dsum = loom_reduction_kernel_create("T x", "float64 y", "x", "a + b", NULL, "0",
+                                                               "dsum", "double", NULL, NULL);
+    loom_reduction_kernel *plus1 = loom_reduction_kernel_create("T x", "T y", "x", "a + b", "y = a + 1", "0",
+                                                                "sum_plus_one", NULL, NULL, NULL);
+    CHECK(l2 && dsum && plus1);
+    loom_scope_begin();
+    loom_array *a = f32_input(2, (int64_t[]){R, C}, x, R * C);
+    for (int fuse = 1; fuse >= 0; fuse--) {
+        if (!fuse)
+            setenv("LOOM_FUSE", "0", 1);
+        loom_scope_begin();
+        /* 2 * l2norm(|x|) over rows */
+        loom_array *y = loom_mul_scalar(loom_reduction_kernel_call(l2, (loom_array *[]){loom_absolute(a)}, 1, (int[]){1}, 1, false), 2.0);
+        uint64_t n = launches(y, got, R);
+        if (fuse)
+            CHECK_EQ_INT(n, 1);
+        int bad = 0;
+        for (int r = 0; r < R; r++) {
+            double ss = 0;
+            for (int c = 0; c < C; c++)
+                ss += (double)x[r * C + c] * x[r * C + c];
+            double ref = 2 * sqrt(ss), tol = 0x1p-24 * (2 * (log2(C + 1.0) + sqrt(C)) + 8) * ref;
+            bad += fabs(got[r] - ref) > tol;
+        }
+        CHECK_EQ_INT(bad, 0);
+        loom_scope_end();
+        unsetenv("LOOM_FUSE");
+    }
+    /* float32 data summed in double: within float64's error */
+    loom_array *d = loom_reduction_kernel_call(dsum, &a, 1, (int[]){1}, 1, false);
+    CHECK(d && loom_dtype_of(d) == LOOM_FLOAT64);
+    int bad = 0;
+    if (get_f64(d, got, R))
+        for (int r = 0; r < R; r++) {
+            double ref = 0, mag = 0;
+            for (int c = 0; c < C; c++) {
+                ref += x[r * C + c];
+                mag += fabs(x[r * C + c]);
+            }
+            bad += fabs(got[r] - ref) > 0x1p-50 * C * mag;
+        }
+    CHECK_EQ_INT(bad, 0);
+    /* an empty axis reduces to the identity, then the post-map */
+    float none[1];
+    loom_array *e = loom_asarray(none, LOOM_FLOAT32, 2, (int64_t[]){3, 0});
+    loom_array *p = loom_reduction_kernel_call(plus1, &e, 1, (int[]){1}, 1, false);
+    CHECK_SHAPE(p, 1, ((int64_t[]){3}));
+    if (get_f64(p, got, 3))
+        CHECK(got[0] == 1 && got[1] == 1 && got[2] == 1);
+    loom_scope_end();
+    loom_reduction_kernel_destroy(l2);
+    loom_reduction_kernel_destroy(dsum);
+    loom_reduction_kernel_destroy(plus1);
+    free(x);
+}
+
+static const char raw_source[] =
+    "extern \"C\" __global__ void elementwise_copy(const float *x, float *y, long long n)\n"
+    "{\n"
+    "    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;\n"
+    "         i += (long long)gridDim.x * blockDim.x)\n"
+    "        y[i] = x[i];\n"
+    "}\n"
+    "extern \"C\" __global__ void matmul(const float *A, const float *B, float *C, int n)\n"
+    "{\n"
+    "    const int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (row >= n || col >= n) return;\n"
+    "    float s = 0;\n"
+    "    for (int k = 0; k < n; k++) s += A[row * n + k] * B[k * n + col];\n"
+    "    C[row * n + col] = s;\n"
+    "}\n";
+
+/* The seeds' raw kernels: a grid-stride copy of 2^22 float32 (exact), a naive matmul of
+ * 1000x1000 float32 against loom_matmul (within float32's summation bound); the second launch
+ * of the same plan on new inputs replays its CUDA Graph; a launch CUDA refuses (too much
+ * shared memory) fails at materialisation with the CUDA error. */
+static void check_raw_kernels(void)
+{
+    loom_raw_module *mod = loom_raw_module_create(raw_source, NULL);
+    loom_raw_kernel *copy = loom_raw_module_get_function(mod, "elementwise_copy");
+    loom_raw_kernel *mm = loom_raw_module_get_function(mod, "matmul");
+    loom_raw_module_destroy(mod);
+    CHECK(copy && mm);
+    const int64_t n = 1 << 22;
+    float *x = malloc(n * sizeof *x);
+    double *got = malloc(n * sizeof *got);
+    for (int run = 0; run < 2; run++) {
+        loom_scope_begin();
+        loom_array *a = f32_input(1, &n, x, n), *y = NULL;
+        CHECK_EQ_INT(loom_eval(a), LOOM_OK);
+        loom_stats s0, s1;
+        loom_stats_get(&s0);
+        CHECK(loom_raw_kernel_call(copy, (unsigned[]){1024, 1, 1}, (unsigned[]){256, 1, 1}, 0,
+                                   (loom_array *[]){a, loom_empty(1, &n, LOOM_FLOAT32), loom_scalar_int(n)}, 3,
+                                   (int[]){1}, 1, &y) == LOOM_OK);
+        CHECK_EQ_INT(loom_eval(y), LOOM_OK);
+        loom_stats_get(&s1);
+        if (run == 1) /* the same plan: its graph is replayed */
+            CHECK(s1.graph_launches - s0.graph_launches == 1 && s1.kernels_launched == s0.kernels_launched);
+        int bad = 0;
+        if (get_f64(y, got, n))
+            for (int64_t i = 0; i < n; i++)
+                bad += got[i] != x[i];
+        CHECK_EQ_INT(bad, 0);
+        loom_scope_end();
+    }
+    free(x);
+    free(got);
+
+    enum { N = 1000 };
+    const int64_t shape[2] = {N, N};
+    float *ha = malloc(N * N * sizeof *ha), *hb = malloc(N * N * sizeof *hb);
+    double *c = malloc(N * N * sizeof *c), *ref = malloc(N * N * sizeof *ref), *mag = malloc(N * N * sizeof *mag);
+    loom_scope_begin();
+    loom_array *A = f32_input(2, shape, ha, N * N), *B = f32_input(2, shape, hb, N * N), *C = NULL;
+    CHECK(loom_raw_kernel_call(mm, (unsigned[]){(N + 15) / 16, (N + 15) / 16, 1}, (unsigned[]){16, 16, 1}, 0,
+                               (loom_array *[]){A, B, loom_empty(2, shape, LOOM_FLOAT32), loom_scalar_typed(N, LOOM_INT32)}, 4,
+                               (int[]){2}, 1, &C) == LOOM_OK);
+    int bad = 0;
+    if (get_f64(C, c, N * N) && get_f64(loom_matmul(A, B), ref, N * N) &&
+        get_f64(loom_matmul(loom_absolute(A), loom_absolute(B)), mag, N * N))
+        for (int i = 0; i < N * N; i++)
+            bad += fabs(c[i] - ref[i]) > 2 * N * 0x1p-24 * mag[i];
+    CHECK_EQ_INT(bad, 0);
+    /* 1 GiB of dynamic shared memory: CUDA refuses the launch when it is evaluated */
+    loom_array *D = NULL;
+    CHECK(loom_raw_kernel_call(mm, (unsigned[]){1, 1, 1}, (unsigned[]){16, 16, 1}, (size_t)1 << 30,
+                               (loom_array *[]){A, B, loom_empty(2, shape, LOOM_FLOAT32), loom_scalar_typed(N, LOOM_INT32)}, 4,
+                               (int[]){2}, 1, &D) == LOOM_OK);
+    CHECK_EQ_INT(loom_eval(D), LOOM_ERR_CUDA);
+    CHECK(strstr(loom_last_error(), "loom_eval") != NULL);
+    loom_scope_end();
+    loom_raw_kernel_destroy(copy);
+    loom_raw_kernel_destroy(mm);
+    free(ha);
+    free(hb);
+    free(c);
+    free(ref);
+    free(mag);
+}
+
+int main(void)
+{
+    if (loom_device_count() <= 0) {
+        printf("gpu_test_ukernel: no CUDA device, skipped\n");
+        return 77;
+    }
+    check_my_kernel(2, (int64_t[]){2, 3});
+    check_my_kernel(1, (int64_t[]){10000});
+    check_squared_difference();
+    check_broadcast_and_scalars();
+    check_raw_indexing();
+    check_two_outputs();
+    check_options_and_lifetime();
+    check_compile_error();
+    check_fusion();
+    check_reduction_kernels();
+    check_raw_kernels();
+    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
+    return check_summary("gpu_test_ukernel");
+}
