@@ -21,12 +21,12 @@ typedef struct device_blas {
 static device_blas devices[LOOM__MAX_DEVICES];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int blas_check(cublasStatus_t st, const char *fn, const char *what)
+int loom__cublas_check(int st, const char *fn, const char *what)
 {
     if (st == CUBLAS_STATUS_SUCCESS)
         return LOOM_OK;
     int code = st == CUBLAS_STATUS_ALLOC_FAILED ? LOOM_ERR_OOM : LOOM_ERR_CUDA;
-    loom__error(code, fn, "%s: %s", what, cublasGetStatusString(st));
+    loom__error(code, fn, "%s: %s", what, cublasGetStatusString((cublasStatus_t)st));
     return code;
 }
 
@@ -45,9 +45,9 @@ static int device_get(const char *fn, int device, device_blas **out)
         memcpy(host + ONE_C64, &f1, 4);
         memcpy(host + ONE_C128, &d1, 8);
         cublasHandle_t h = NULL;
-        rc = blas_check(cublasCreate(&h), fn, "creating the cuBLAS handle");
+        rc = loom__cublas_check(cublasCreate(&h), fn, "creating the cuBLAS handle");
         if (rc == LOOM_OK)
-            rc = blas_check(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE), fn,
+            rc = loom__cublas_check(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE), fn,
                             "setting cuBLAS's pointer mode");
         if (rc == LOOM_OK)
             rc = loom__cuda_check(cudaMalloc(&d->constants, CONSTANTS_BYTES), fn,
@@ -128,9 +128,9 @@ int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *c
     int rc = device_get(fn, device, &d);
     if (rc)
         return rc;
-    rc = blas_check(cublasSetStream(d->handle, st), fn, "setting cuBLAS's stream");
+    rc = loom__cublas_check(cublasSetStream(d->handle, st), fn, "setting cuBLAS's stream");
     if (rc == LOOM_OK && l->workspace >= 0)
-        rc = blas_check(cublasSetWorkspace(d->handle, addr[l->workspace], l->workspace_bytes),
+        rc = loom__cublas_check(cublasSetWorkspace(d->handle, addr[l->workspace], l->workspace_bytes),
                         fn, "setting cuBLAS's workspace");
     if (rc)
         return rc;
@@ -145,7 +145,7 @@ int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *c
         bool single = compute != CUBLAS_COMPUTE_64F;
         alpha = single ? (const void *)hf : (const void *)hd;
         beta = single ? (const void *)(hf + 2) : (const void *)(hd + 2);
-        rc = blas_check(cublasSetPointerMode(d->handle, CUBLAS_POINTER_MODE_HOST), fn,
+        rc = loom__cublas_check(cublasSetPointerMode(d->handle, CUBLAS_POINTER_MODE_HOST), fn,
                         "setting cuBLAS's pointer mode");
         if (rc)
             return rc;
@@ -156,9 +156,9 @@ int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *c
         d->handle, op_of(g->op_a), op_of(g->op_b), (int)g->m, (int)g->n, (int)g->k, alpha, A,
         type, (int)g->lda, g->stride_a, B, type, (int)g->ldb, g->stride_b, beta, C, type,
         (int)g->ldc, g->stride_c, (int)g->batch, compute, CUBLAS_GEMM_DEFAULT);
-    rc = blas_check(s, fn, "cublasGemmStridedBatchedEx");
+    rc = loom__cublas_check(s, fn, "cublasGemmStridedBatchedEx");
     if (g->nfactors) {
-        int back = blas_check(cublasSetPointerMode(d->handle, CUBLAS_POINTER_MODE_DEVICE), fn,
+        int back = loom__cublas_check(cublasSetPointerMode(d->handle, CUBLAS_POINTER_MODE_DEVICE), fn,
                               "setting cuBLAS's pointer mode");
         rc = rc ? rc : back;
     }

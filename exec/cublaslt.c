@@ -25,20 +25,11 @@
 static cublasLtHandle_t handles[LOOM__MAX_DEVICES];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int lt_check(cublasStatus_t st, const char *fn, const char *what)
-{
-    if (st == CUBLAS_STATUS_SUCCESS)
-        return LOOM_OK;
-    int code = st == CUBLAS_STATUS_ALLOC_FAILED ? LOOM_ERR_OOM : LOOM_ERR_CUDA;
-    loom__error(code, fn, "%s: %s", what, cublasGetStatusString(st));
-    return code;
-}
-
 int loom__cublaslt_prepare(const char *fn, int device)
 {
     pthread_mutex_lock(&lock);
     int rc = handles[device] ? LOOM_OK
-                             : lt_check(cublasLtCreate(&handles[device]), fn,
+                             : loom__cublas_check(cublasLtCreate(&handles[device]), fn,
                                         "creating the cublasLt handle");
     pthread_mutex_unlock(&lock);
     return rc;
@@ -111,7 +102,7 @@ static int lt_describe(const char *fn, const loom_gemm_args *g, const void *bias
     if (s == CUBLAS_STATUS_SUCCESS)
         s = cublasLtMatmulPreferenceSetAttribute(c->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                                  &ws, sizeof ws);
-    int rc = lt_check(s, fn, "describing a cublasLt matmul");
+    int rc = loom__cublas_check(s, fn, "describing a cublasLt matmul");
     if (rc)
         lt_call_free(c);
     return rc;
@@ -121,7 +112,7 @@ static int lt_describe(const char *fn, const loom_gemm_args *g, const void *bias
 static int lt_algos(const char *fn, int device, const lt_call *c, int max,
                     cublasLtMatmulHeuristicResult_t *out, int *found)
 {
-    int rc = lt_check(cublasLtMatmulAlgoGetHeuristic(handles[device], c->op, c->a, c->b, c->c,
+    int rc = loom__cublas_check(cublasLtMatmulAlgoGetHeuristic(handles[device], c->op, c->a, c->b, c->c,
                                                      c->c, c->pref, max, out, found),
                       fn, "cublasLtMatmulAlgoGetHeuristic");
     if (rc == LOOM_OK && *found == 0) {
@@ -136,7 +127,7 @@ static int lt_run(const char *fn, int device, const loom_gemm_args *g, const lt_
                   void *workspace, size_t workspace_bytes, cudaStream_t st)
 {
     float alpha = (float)g->alpha_re, beta = 0;
-    return lt_check(cublasLtMatmul(handles[device], c->op, &alpha, A, c->a, B, c->b, &beta, D,
+    return loom__cublas_check(cublasLtMatmul(handles[device], c->op, &alpha, A, c->a, B, c->b, &beta, D,
                                    c->c, D, c->c, algo, workspace, workspace_bytes, st),
                     fn, "cublasLtMatmul");
 }

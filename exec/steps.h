@@ -49,6 +49,9 @@ int loom__cublas_prepare(const char *fn, int device);
 /* Runs library call l on device's stream st with buffer addresses addr. */
 int loom__library_run(const char *fn, const loom_libcall *l, const loom__step_state *r,
                       int device, void *const *addr, cudaStream_t st);
+/* A cuBLAS/cublasLt status (a cublasStatus_t) as a Loom error under fn: LOOM_OK, else
+ * LOOM_ERR_OOM or LOOM_ERR_CUDA with "what: cuBLAS's message". */
+int loom__cublas_check(int st, const char *fn, const char *what);
 /* cublasGemmStridedBatchedEx with the device's handle (exec/cublas.c). */
 int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *const *addr,
                       cudaStream_t st);
