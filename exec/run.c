@@ -1,6 +1,7 @@
 /* The executor: uploads host leaves, plans, allocates, compiles (through the caches) and
  * launches on the current stream; then hands each result its buffer. */
 #include "plancache.h"
+#include "steps.h"
 #include "fuser/dot_plan.h"
 
 #include <pthread.h>
@@ -140,6 +141,7 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
     if (rc)
         goto done;
     loom_fuse_options opts = loom__fuse_options_default();
+    opts.workspace_query = loom__library_workspace;
     loom__cached_plan *e = loom__plan_cache_get(fn, &w, &opts, device);
     if (!e) {
         rc = loom_last_error_code();

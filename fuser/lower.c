@@ -85,6 +85,11 @@ static const loom_lowering *const library_ops[LOOM_OP_COUNT] = {
     [LOOM_OP_MATMUL] = &loom__lower_matmul,
     [LOOM_OP_EIGH] = &loom__lower_eigh,
     [LOOM_OP_CHOLESKY] = &loom__lower_cholesky,
+    [LOOM_OP_LU] = &loom__lower_lu,
+    [LOOM_OP_LU_SOLVE] = &loom__lower_lu_solve,
+    [LOOM_OP_SVD] = &loom__lower_svd,
+    [LOOM_OP_QR] = &loom__lower_qr,
+    [LOOM_OP_EIG] = &loom__lower_eig,
 };
 
 const loom_lowering *loom__lowering(const loom_array *a)

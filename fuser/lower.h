@@ -50,5 +50,10 @@ void loom__input_contiguous_in_memory(loom_walk *w, int i);
 extern const loom_lowering loom__lower_matmul;
 extern const loom_lowering loom__lower_eigh;
 extern const loom_lowering loom__lower_cholesky;
+extern const loom_lowering loom__lower_lu;
+extern const loom_lowering loom__lower_lu_solve;
+extern const loom_lowering loom__lower_svd;
+extern const loom_lowering loom__lower_qr;
+extern const loom_lowering loom__lower_eig;
 
 #endif

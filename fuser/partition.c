@@ -258,7 +258,8 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         p->buffers = malloc((size_t)w.n * sizeof *p->buffers);
         p->outputs = malloc((size_t)(w.nroots ? w.nroots : 1) * sizeof *p->outputs);
     }
-    loom_plan_builder builder = {.plan = p, .device = w.n ? w.v[w.n - 1].node->device : 0};
+    loom_plan_builder builder = {.plan = p, .device = w.n ? w.v[w.n - 1].node->device : 0,
+                                 .opts = opts};
     if (!p || !info || !read_outside || !seen || !roots || !group_start || !stack || !p->buffers ||
         !p->outputs) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");

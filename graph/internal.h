@@ -88,6 +88,10 @@ static inline loom_buffer *loom__buffer_root(loom_buffer *b)
 /* The most results a multi-output op has (lstsq has four). */
 #define LOOM_MAX_RESULTS 4
 
+/* The function an LU factorisation reports a singular matrix for (param.multi.lu.user): det
+ * and slogdet give 0 and -inf instead, as NumPy. */
+typedef enum loom_lu_user { LOOM_LU_NO_CHECK = 0, LOOM_LU_INV, LOOM_LU_SOLVE } loom_lu_user;
+
 /* Op parameters, one member per op family (the node's op says which is set; nodes start
  * zeroed, so unused bytes are 0 and whole members can be hashed and compared). */
 typedef union loom_params {
@@ -106,11 +110,16 @@ typedef union loom_params {
     /* axis: normalised, 0..ndim-1 */
     struct { int64_t axis; } scan;
     struct { int64_t upper; } cholesky;
+    struct { int64_t trans; } lu_solve;
     /* MULTI nodes: where each result lies in the packed value, then the op's own options */
     struct {
         int64_t offset[LOOM_MAX_RESULTS];
         union {
             struct { int64_t upper, vectors; } eigh; /* UPLO 'U' (1) or 'L' (0); jobz */
+            struct { int64_t user; } lu; /* loom_lu_user: who reports a singular matrix */
+            struct { int64_t full, vectors, driver; } svd; /* driver: loom_svd_driver */
+            struct { int64_t qcols; } qr; /* columns of Q to form (0: none) */
+            struct { int64_t vectors; } eig;
         };
     } multi;
     /* RESULT nodes: which result of the input, and its byte offset in the packed value */
