@@ -199,20 +199,8 @@ int loom__cublas_getrf_batched(const char *fn, const loom_libcall *l, int device
     int *ipiv = loom__lib_operand(l, addr, 1), *info = loom__lib_operand(l, addr, 2);
     int n = (int)u->n, batch = (int)u->batch;
     cublasStatus_t s;
-    switch ((loom_dtype)u->dtype) {
-    case LOOM_FLOAT32:
-        s = cublasSgetrfBatched(d->handle, n, A, n, ipiv, info, batch);
-        break;
-    case LOOM_COMPLEX64:
-        s = cublasCgetrfBatched(d->handle, n, A, n, ipiv, info, batch);
-        break;
-    case LOOM_COMPLEX128:
-        s = cublasZgetrfBatched(d->handle, n, A, n, ipiv, info, batch);
-        break;
-    default:
-        s = cublasDgetrfBatched(d->handle, n, A, n, ipiv, info, batch);
-        break;
-    }
+    LOOM__TYPED_CALL(s, u->dtype, cublas, getrfBatched, getrfBatched, d->handle, n, A, n, ipiv,
+                     info, batch);
     return blas_check(s, fn, "cublas<t>getrfBatched");
 }
 
@@ -229,20 +217,8 @@ int loom__cublas_getrs_batched(const char *fn, const loom_libcall *l, int device
     int n = (int)u->n, nrhs = (int)u->nrhs, batch = (int)u->batch, info = 0;
     cublasOperation_t trans = u->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
     cublasStatus_t s;
-    switch ((loom_dtype)u->dtype) {
-    case LOOM_FLOAT32:
-        s = cublasSgetrsBatched(d->handle, trans, n, nrhs, A, n, ipiv, B, n, &info, batch);
-        break;
-    case LOOM_COMPLEX64:
-        s = cublasCgetrsBatched(d->handle, trans, n, nrhs, A, n, ipiv, B, n, &info, batch);
-        break;
-    case LOOM_COMPLEX128:
-        s = cublasZgetrsBatched(d->handle, trans, n, nrhs, A, n, ipiv, B, n, &info, batch);
-        break;
-    default:
-        s = cublasDgetrsBatched(d->handle, trans, n, nrhs, A, n, ipiv, B, n, &info, batch);
-        break;
-    }
+    LOOM__TYPED_CALL(s, u->dtype, cublas, getrsBatched, getrsBatched, d->handle, trans, n, nrhs, A,
+                     n, ipiv, B, n, &info, batch);
     rc = blas_check(s, fn, "cublas<t>getrsBatched");
     if (rc == LOOM_OK && info != 0) {
         loom__error(LOOM_ERR_INVALID, fn, "internal error: cublas<t>getrsBatched rejected "

@@ -225,20 +225,8 @@ int loom__cusolver_getrf_workspace(const char *fn, const loom_libcall *l, int de
         return rc;
     int n = (int)u->n;
     cusolverStatus_t st;
-    switch ((loom_dtype)u->dtype) {
-    case LOOM_FLOAT32:
-        st = cusolverDnSgetrf_bufferSize(d->handle, n, n, NULL, n, &lwork);
-        break;
-    case LOOM_COMPLEX64:
-        st = cusolverDnCgetrf_bufferSize(d->handle, n, n, NULL, n, &lwork);
-        break;
-    case LOOM_COMPLEX128:
-        st = cusolverDnZgetrf_bufferSize(d->handle, n, n, NULL, n, &lwork);
-        break;
-    default:
-        st = cusolverDnDgetrf_bufferSize(d->handle, n, n, NULL, n, &lwork);
-        break;
-    }
+    LOOM__TYPED_CALL(st, u->dtype, cusolverDn, getrf_bufferSize, getrf_bufferSize, d->handle, n, n,
+                     NULL, n, &lwork);
     rc = solver_check(st, fn, "cusolverDn<t>getrf_bufferSize");
     *bytes = (size_t)(lwork > 0 ? lwork : 0) * loom_dtype_size((loom_dtype)u->dtype);
     return rc;
@@ -269,20 +257,7 @@ int loom__cusolver_getrf(const char *fn, const loom_libcall *l, int device, void
         void *Ab = A + (size_t)(b * u->n * u->n) * item;
         int *pb = ipiv + b * u->n, *ib = info + b;
         cusolverStatus_t s;
-        switch ((loom_dtype)u->dtype) {
-        case LOOM_FLOAT32:
-            s = cusolverDnSgetrf(d->handle, n, n, Ab, n, ws, pb, ib);
-            break;
-        case LOOM_COMPLEX64:
-            s = cusolverDnCgetrf(d->handle, n, n, Ab, n, ws, pb, ib);
-            break;
-        case LOOM_COMPLEX128:
-            s = cusolverDnZgetrf(d->handle, n, n, Ab, n, ws, pb, ib);
-            break;
-        default:
-            s = cusolverDnDgetrf(d->handle, n, n, Ab, n, ws, pb, ib);
-            break;
-        }
+        LOOM__TYPED_CALL(s, u->dtype, cusolverDn, getrf, getrf, d->handle, n, n, Ab, n, ws, pb, ib);
         rc = solver_check(s, fn, "cusolverDn<t>getrf");
     }
     return rc;
@@ -306,20 +281,8 @@ int loom__cusolver_getrs(const char *fn, const loom_libcall *l, int device, void
         void *Bb = B + (size_t)(b * u->n * u->nrhs) * item;
         const int *pb = ipiv + b * u->n;
         cusolverStatus_t s;
-        switch ((loom_dtype)u->dtype) {
-        case LOOM_FLOAT32:
-            s = cusolverDnSgetrs(d->handle, trans, n, nrhs, Ab, n, pb, Bb, n, info);
-            break;
-        case LOOM_COMPLEX64:
-            s = cusolverDnCgetrs(d->handle, trans, n, nrhs, Ab, n, pb, Bb, n, info);
-            break;
-        case LOOM_COMPLEX128:
-            s = cusolverDnZgetrs(d->handle, trans, n, nrhs, Ab, n, pb, Bb, n, info);
-            break;
-        default:
-            s = cusolverDnDgetrs(d->handle, trans, n, nrhs, Ab, n, pb, Bb, n, info);
-            break;
-        }
+        LOOM__TYPED_CALL(s, u->dtype, cusolverDn, getrs, getrs, d->handle, trans, n, nrhs, Ab, n,
+                         pb, Bb, n, info);
         rc = solver_check(s, fn, "cusolverDn<t>getrs");
     }
     return rc;
@@ -385,24 +348,8 @@ static int gesvdj_size(const char *fn, device_solver *d, const loom_svd_args *e,
         return rc;
     cusolverEigMode_t jobz = svd_jobz(e);
     cusolverStatus_t s;
-    switch ((loom_dtype)e->dtype) {
-    case LOOM_FLOAT32:
-        s = cusolverDnSgesvdj_bufferSize(d->handle, jobz, !e->full, m, n, NULL, m, NULL, NULL, m,
-                                         NULL, n, &lwork, d->gesvdj);
-        break;
-    case LOOM_COMPLEX64:
-        s = cusolverDnCgesvdj_bufferSize(d->handle, jobz, !e->full, m, n, NULL, m, NULL, NULL, m,
-                                         NULL, n, &lwork, d->gesvdj);
-        break;
-    case LOOM_COMPLEX128:
-        s = cusolverDnZgesvdj_bufferSize(d->handle, jobz, !e->full, m, n, NULL, m, NULL, NULL, m,
-                                         NULL, n, &lwork, d->gesvdj);
-        break;
-    default:
-        s = cusolverDnDgesvdj_bufferSize(d->handle, jobz, !e->full, m, n, NULL, m, NULL, NULL, m,
-                                         NULL, n, &lwork, d->gesvdj);
-        break;
-    }
+    LOOM__TYPED_CALL(s, e->dtype, cusolverDn, gesvdj_bufferSize, gesvdj_bufferSize, d->handle, jobz,
+                     !e->full, m, n, NULL, m, NULL, NULL, m, NULL, n, &lwork, d->gesvdj);
     *dev = (size_t)(lwork > 0 ? lwork : 0) * loom_dtype_size((loom_dtype)e->dtype);
     return solver_check(s, fn, "cusolverDn<t>gesvdj_bufferSize");
 }
@@ -446,24 +393,8 @@ static int run_gesvdj(const char *fn, device_solver *d, const loom_svd_args *e, 
     cusolverEigMode_t jobz = svd_jobz(e);
     void *w = ws->device->ptr;
     cusolverStatus_t s;
-    switch ((loom_dtype)e->dtype) {
-    case LOOM_FLOAT32:
-        s = cusolverDnSgesvdj(d->handle, jobz, !e->full, m, n, o->A, m, o->S, o->U, m, o->V, n, w,
-                              lwork, o->info, d->gesvdj);
-        break;
-    case LOOM_COMPLEX64:
-        s = cusolverDnCgesvdj(d->handle, jobz, !e->full, m, n, o->A, m, o->S, o->U, m, o->V, n, w,
-                              lwork, o->info, d->gesvdj);
-        break;
-    case LOOM_COMPLEX128:
-        s = cusolverDnZgesvdj(d->handle, jobz, !e->full, m, n, o->A, m, o->S, o->U, m, o->V, n, w,
-                              lwork, o->info, d->gesvdj);
-        break;
-    default:
-        s = cusolverDnDgesvdj(d->handle, jobz, !e->full, m, n, o->A, m, o->S, o->U, m, o->V, n, w,
-                              lwork, o->info, d->gesvdj);
-        break;
-    }
+    LOOM__TYPED_CALL(s, e->dtype, cusolverDn, gesvdj, gesvdj, d->handle, jobz, !e->full, m, n, o->A,
+                     m, o->S, o->U, m, o->V, n, w, lwork, o->info, d->gesvdj);
     return solver_check(s, fn, "cusolverDn<t>gesvdj");
 }
 
@@ -489,24 +420,9 @@ static int svd_batched(const char *fn, device_solver *d, int device, cudaStream_
     void *u = reduced_u ? full_u->ptr : (void *)U;
     cusolverStatus_t s = CUSOLVER_STATUS_SUCCESS;
     if (rc == LOOM_OK) {
-        switch ((loom_dtype)e->dtype) {
-        case LOOM_FLOAT32:
-            s = cusolverDnSgesvdjBatched_bufferSize(d->handle, jobz, m, n, (void *)A, m, (void *)S,
-                                                    u, m, (void *)V, n, &lwork, d->gesvdj, batch);
-            break;
-        case LOOM_COMPLEX64:
-            s = cusolverDnCgesvdjBatched_bufferSize(d->handle, jobz, m, n, (void *)A, m, (void *)S,
-                                                    u, m, (void *)V, n, &lwork, d->gesvdj, batch);
-            break;
-        case LOOM_COMPLEX128:
-            s = cusolverDnZgesvdjBatched_bufferSize(d->handle, jobz, m, n, (void *)A, m, (void *)S,
-                                                    u, m, (void *)V, n, &lwork, d->gesvdj, batch);
-            break;
-        default:
-            s = cusolverDnDgesvdjBatched_bufferSize(d->handle, jobz, m, n, (void *)A, m, (void *)S,
-                                                    u, m, (void *)V, n, &lwork, d->gesvdj, batch);
-            break;
-        }
+        LOOM__TYPED_CALL(s, e->dtype, cusolverDn, gesvdjBatched_bufferSize,
+                         gesvdjBatched_bufferSize, d->handle, jobz, m, n, (void *)A, m, (void *)S,
+                         u, m, (void *)V, n, &lwork, d->gesvdj, batch);
         rc = solver_check(s, fn, "cusolverDn<t>gesvdjBatched_bufferSize");
     }
     workspace ws = {0};
@@ -514,24 +430,9 @@ static int svd_batched(const char *fn, device_solver *d, int device, cudaStream_
         rc = workspace_get(fn, device, (size_t)(lwork > 0 ? lwork : 1) * item, 0, &ws);
     if (rc == LOOM_OK) {
         void *w = ws.device->ptr;
-        switch ((loom_dtype)e->dtype) {
-        case LOOM_FLOAT32:
-            s = cusolverDnSgesvdjBatched(d->handle, jobz, m, n, (void *)A, m, (void *)S, u, m,
-                                         (void *)V, n, w, lwork, info, d->gesvdj, batch);
-            break;
-        case LOOM_COMPLEX64:
-            s = cusolverDnCgesvdjBatched(d->handle, jobz, m, n, (void *)A, m, (void *)S, u, m,
-                                         (void *)V, n, w, lwork, info, d->gesvdj, batch);
-            break;
-        case LOOM_COMPLEX128:
-            s = cusolverDnZgesvdjBatched(d->handle, jobz, m, n, (void *)A, m, (void *)S, u, m,
-                                         (void *)V, n, w, lwork, info, d->gesvdj, batch);
-            break;
-        default:
-            s = cusolverDnDgesvdjBatched(d->handle, jobz, m, n, (void *)A, m, (void *)S, u, m,
-                                         (void *)V, n, w, lwork, info, d->gesvdj, batch);
-            break;
-        }
+        LOOM__TYPED_CALL(s, e->dtype, cusolverDn, gesvdjBatched, gesvdjBatched, d->handle, jobz, m,
+                         n, (void *)A, m, (void *)S, u, m, (void *)V, n, w, lwork, info, d->gesvdj,
+                         batch);
         rc = solver_check(s, fn, "cusolverDn<t>gesvdjBatched");
         workspace_put(&ws);
     }
@@ -611,10 +512,10 @@ int loom__cusolver_svd(const char *fn, const loom_libcall *l, int device, void *
     char *base = loom__lib_operand(l, addr, 2);
     int *info = loom__lib_operand(l, addr, 3);
     for (int64_t b = 0; rc == LOOM_OK && b < e->batch; b++) {
-        svd_one o = {work + (size_t)(b * per) * item, base + e->s_at + (size_t)(b * e->cols) * ritem,
-                     e->vectors ? base + e->u_at + (size_t)(b * e->rows * ucols) * item : NULL,
-                     e->vectors ? base + e->v_at + (size_t)(b * e->cols * e->cols) * item : NULL,
-                     info + b};
+        svd_one o = {
+            work + (size_t)(b * per) * item, base + e->s_at + (size_t)(b * e->cols) * ritem,
+            e->vectors ? base + e->u_at + (size_t)(b * e->rows * ucols) * item : NULL,
+            e->vectors ? base + e->v_at + (size_t)(b * e->cols * e->cols) * item : NULL, info + b};
         if (jacobi) {
             rc = run_gesvdj(fn, d, e, &o, &ws, dev);
             continue;
@@ -663,24 +564,12 @@ int loom__cusolver_qr_workspace(const char *fn, const loom_libcall *l, int devic
     int m = (int)q->m, n = (int)q->n, k = (int)q->k, qc = (int)q->qcols;
     bool geqrf = l->routine == LOOM_LIB_CUSOLVER_GEQRF;
     cusolverStatus_t s;
-    switch ((loom_dtype)q->dtype) {
-    case LOOM_FLOAT32:
-        s = geqrf ? cusolverDnSgeqrf_bufferSize(d->handle, m, n, NULL, m, &lwork)
-                  : cusolverDnSorgqr_bufferSize(d->handle, m, qc, k, NULL, m, NULL, &lwork);
-        break;
-    case LOOM_COMPLEX64:
-        s = geqrf ? cusolverDnCgeqrf_bufferSize(d->handle, m, n, NULL, m, &lwork)
-                  : cusolverDnCungqr_bufferSize(d->handle, m, qc, k, NULL, m, NULL, &lwork);
-        break;
-    case LOOM_COMPLEX128:
-        s = geqrf ? cusolverDnZgeqrf_bufferSize(d->handle, m, n, NULL, m, &lwork)
-                  : cusolverDnZungqr_bufferSize(d->handle, m, qc, k, NULL, m, NULL, &lwork);
-        break;
-    default:
-        s = geqrf ? cusolverDnDgeqrf_bufferSize(d->handle, m, n, NULL, m, &lwork)
-                  : cusolverDnDorgqr_bufferSize(d->handle, m, qc, k, NULL, m, NULL, &lwork);
-        break;
-    }
+    if (geqrf)
+        LOOM__TYPED_CALL(s, q->dtype, cusolverDn, geqrf_bufferSize, geqrf_bufferSize, d->handle, m,
+                         n, NULL, m, &lwork);
+    else
+        LOOM__TYPED_CALL(s, q->dtype, cusolverDn, orgqr_bufferSize, ungqr_bufferSize, d->handle, m,
+                         qc, k, NULL, m, NULL, &lwork);
     *bytes = (size_t)(lwork > 0 ? lwork : 0) * loom_dtype_size((loom_dtype)q->dtype);
     return solver_check(s, fn, geqrf ? "cusolverDn<t>geqrf_bufferSize"
                                      : "cusolverDn<t>orgqr_bufferSize");
@@ -715,20 +604,8 @@ int loom__cusolver_qr(const char *fn, const loom_libcall *l, int device, void *c
         char *Q = base + q->q_at + (size_t)(b * q->m * q->qcols) * item;
         cusolverStatus_t s;
         if (geqrf) {
-            switch ((loom_dtype)q->dtype) {
-            case LOOM_FLOAT32:
-                s = cusolverDnSgeqrf(d->handle, m, n, (void *)h, m, (void *)tau, ws, lwork, info);
-                break;
-            case LOOM_COMPLEX64:
-                s = cusolverDnCgeqrf(d->handle, m, n, (void *)h, m, (void *)tau, ws, lwork, info);
-                break;
-            case LOOM_COMPLEX128:
-                s = cusolverDnZgeqrf(d->handle, m, n, (void *)h, m, (void *)tau, ws, lwork, info);
-                break;
-            default:
-                s = cusolverDnDgeqrf(d->handle, m, n, (void *)h, m, (void *)tau, ws, lwork, info);
-                break;
-            }
+            LOOM__TYPED_CALL(s, q->dtype, cusolverDn, geqrf, geqrf, d->handle, m, n, (void *)h, m,
+                             (void *)tau, ws, lwork, info);
             rc = solver_check(s, fn, "cusolverDn<t>geqrf");
             continue;
         }
@@ -738,20 +615,8 @@ int loom__cusolver_qr(const char *fn, const loom_libcall *l, int device, void *c
                               fn, "copying the reflectors");
         if (rc)
             break;
-        switch ((loom_dtype)q->dtype) {
-        case LOOM_FLOAT32:
-            s = cusolverDnSorgqr(d->handle, m, qc, k, (void *)Q, m, (void *)tau, ws, lwork, info);
-            break;
-        case LOOM_COMPLEX64:
-            s = cusolverDnCungqr(d->handle, m, qc, k, (void *)Q, m, (void *)tau, ws, lwork, info);
-            break;
-        case LOOM_COMPLEX128:
-            s = cusolverDnZungqr(d->handle, m, qc, k, (void *)Q, m, (void *)tau, ws, lwork, info);
-            break;
-        default:
-            s = cusolverDnDorgqr(d->handle, m, qc, k, (void *)Q, m, (void *)tau, ws, lwork, info);
-            break;
-        }
+        LOOM__TYPED_CALL(s, q->dtype, cusolverDn, orgqr, ungqr, d->handle, m, qc, k, (void *)Q, m,
+                         (void *)tau, ws, lwork, info);
         rc = solver_check(s, fn, "cusolverDn<t>orgqr");
     }
     return rc;

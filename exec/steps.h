@@ -89,6 +89,27 @@ uint64_t loom__cusolver_svd_fallbacks(void);
 /* The workspace library call l needs on device (loom_fuse_options.workspace_query). */
 int loom__library_workspace(const char *fn, const loom_libcall *l, int device, size_t *bytes);
 
+/* The legacy cuSOLVER and cuBLAS APIs name one function per type: s = <prefix><t><name>(...)
+ * with t S, D, C or Z for dtype dt (float32, float64, complex64, complex128). Real and complex
+ * names may differ (orgqr, ungqr). */
+#define LOOM__TYPED_CALL(s, dt, prefix, real, cplx, ...)                                        \
+    do {                                                                                         \
+        switch ((loom_dtype)(dt)) {                                                              \
+        case LOOM_FLOAT32:                                                                       \
+            (s) = prefix##S##real(__VA_ARGS__);                                                  \
+            break;                                                                               \
+        case LOOM_COMPLEX64:                                                                     \
+            (s) = prefix##C##cplx(__VA_ARGS__);                                                  \
+            break;                                                                               \
+        case LOOM_COMPLEX128:                                                                    \
+            (s) = prefix##Z##cplx(__VA_ARGS__);                                                  \
+            break;                                                                               \
+        default:                                                                                 \
+            (s) = prefix##D##real(__VA_ARGS__);                                                  \
+            break;                                                                               \
+        }                                                                                        \
+    } while (0)
+
 /* ---- any step ---- */
 
 /* Runs step s (prepared in r) on st: launched directly, or recorded when st is capturing. */

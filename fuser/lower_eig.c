@@ -13,18 +13,15 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     if (a->size == 0)
         return 0;
     int64_t n = a->shape[a->ndim - 1], batch = a->size / (n * n);
-    size_t bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
-    int copy = loom__plan_next_step(b);
-    int work = loom__plan_scratch(b, fn, bytes, copy, copy + 1);
-    int in = w->v[loom__walk_at(w, a)].buffer;
-    loom_step *s = work < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_COPY);
-    if (!s)
+    int work = loom__lower_copy_to_scratch(b, fn, w, a);
+    if (work < 0)
         return -1;
-    s->copy = (loom_copy){.dst = work, .src = in, .bytes = bytes};
     bool vectors = m->param.multi.eig.vectors;
     const char *user = vectors ? "loom_linalg_eig" : "loom_linalg_eigvals";
     int info = loom__plan_check(b, fn, user, LOOM_FAIL_NO_CONVERGENCE, batch);
-    if (info < 0 || !(s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY)))
+    int call = loom__plan_next_step(b);
+    loom_step *s = info < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
+    if (!s)
         return -1;
     loom_libcall *l = &s->lib;
     l->routine = LOOM_LIB_CUSOLVER_GEEV;
@@ -36,7 +33,7 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     l->args.eig = (loom_eig_args){.dtype = a->dtype, .vectors = vectors, .n = n, .batch = batch,
                                   .w_at = (size_t)m->param.multi.offset[0],
                                   .v_at = vectors ? (size_t)m->param.multi.offset[1] : 0};
-    return loom__step_describe(b, fn, copy + 1, user + 5, (const loom_array *const[]){m}, 1);
+    return loom__step_describe(b, fn, call, user + 5, (const loom_array *const[]){m}, 1);
 }
 
 const loom_lowering loom__lower_eig = {LOOM_PLACE_ALONE, loom__input_contiguous_in_memory,

@@ -23,17 +23,6 @@ static int matrix_shape(const loom_array *a, int64_t *n, int64_t *batch)
     return a->size != 0;
 }
 
-static int copy_into(loom_plan_builder *b, const char *fn, int dst, size_t dst_offset, int src,
-                     const loom_array *a)
-{
-    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_COPY);
-    if (!s)
-        return -1;
-    s->copy = (loom_copy){.dst = dst, .src = src, .dst_offset = dst_offset,
-                          .bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype)};
-    return 0;
-}
-
 /* A scratch array of batch device pointers to matrices stride bytes apart from (buffer,
  * offset), written by a kernel step; read by step last_use. Returns its buffer or -1. */
 static int pointers(loom_plan_builder *b, const char *fn, int buffer, size_t offset,
@@ -57,7 +46,7 @@ static int lower_lu(const char *fn, loom_plan_builder *b, const loom_walk *w, co
     if (!matrix_shape(a, &n, &batch))
         return 0;
     size_t lu_at = (size_t)m->param.multi.offset[0], piv_at = (size_t)m->param.multi.offset[1];
-    if (copy_into(b, fn, v->buffer, lu_at, w->v[loom__walk_at(w, a)].buffer, a))
+    if (loom__lower_copy_in(b, fn, w, a, v->buffer, lu_at))
         return -1;
     const char *user = user_fn[m->param.multi.lu.user];
     bool many = batched(n, batch);
@@ -97,7 +86,7 @@ static int lower_solve(const char *fn, loom_plan_builder *b, const loom_walk *w,
     if (!matrix_shape(lu, &n, &batch) || x->size == 0)
         return 0;
     int lu_buf = w->v[loom__walk_at(w, lu)].buffer, piv_buf = w->v[loom__walk_at(w, piv)].buffer;
-    if (copy_into(b, fn, v->buffer, 0, w->v[loom__walk_at(w, bt)].buffer, bt))
+    if (loom__lower_copy_in(b, fn, w, bt, v->buffer, 0))
         return -1;
     bool many = batched(n, batch);
     int64_t item = (int64_t)loom_dtype_size((loom_dtype)x->dtype);

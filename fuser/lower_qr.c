@@ -42,12 +42,8 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
                          .h_at = (size_t)m->param.multi.offset[0],
                          .tau_at = (size_t)m->param.multi.offset[1],
                          .q_at = qcols ? (size_t)m->param.multi.offset[2] : 0};
-    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_COPY);
-    if (!s)
+    if (loom__lower_copy_in(b, fn, w, a, v->buffer, args.h_at))
         return -1;
-    s->copy = (loom_copy){.dst = v->buffer, .src = w->v[loom__walk_at(w, a)].buffer,
-                          .dst_offset = args.h_at,
-                          .bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype)};
     int first = loom__plan_next_step(b), last = first + (qcols > 0);
     int info = loom__plan_scratch(b, fn, sizeof(int), first, last);
     if (info < 0 || qr_step(fn, b, LOOM_LIB_CUSOLVER_GEQRF, &args, v->buffer, info, m))

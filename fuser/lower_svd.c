@@ -16,18 +16,15 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
         return 0;
     int64_t rows = a->shape[a->ndim - 1], cols = a->shape[a->ndim - 2];
     int64_t batch = a->size / (rows * cols);
-    size_t bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
-    int copy = loom__plan_next_step(b);
-    int work = loom__plan_scratch(b, fn, bytes, copy, copy + 1);
-    int in = w->v[loom__walk_at(w, a)].buffer;
-    loom_step *s = work < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_COPY);
-    if (!s)
+    int in = w->v[loom__walk_at(w, a)].buffer, work = loom__lower_copy_to_scratch(b, fn, w, a);
+    if (work < 0)
         return -1;
-    s->copy = (loom_copy){.dst = work, .src = in, .bytes = bytes};
     bool vectors = m->param.multi.svd.vectors;
     const char *user = vectors ? "loom_linalg_svd" : "loom_linalg_svdvals";
     int info = loom__plan_check(b, fn, user, LOOM_FAIL_SVD, batch);
-    if (info < 0 || !(s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY)))
+    int call = loom__plan_next_step(b);
+    loom_step *s = info < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
+    if (!s)
         return -1;
     loom_libcall *l = &s->lib;
     l->routine = LOOM_LIB_CUSOLVER_SVD;
@@ -43,7 +40,7 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
         .batch = batch, .s_at = (size_t)m->param.multi.offset[0],
         .u_at = vectors ? (size_t)m->param.multi.offset[1] : 0,
         .v_at = vectors ? (size_t)m->param.multi.offset[2] : 0};
-    return loom__step_describe(b, fn, copy + 1, user + 5, (const loom_array *const[]){m}, 1);
+    return loom__step_describe(b, fn, call, user + 5, (const loom_array *const[]){m}, 1);
 }
 
 const loom_lowering loom__lower_svd = {LOOM_PLACE_ALONE, loom__input_contiguous_in_memory,

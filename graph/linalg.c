@@ -14,16 +14,22 @@ int loom__linalg_dtype(const char *fn, loom_dtype dt, loom_dtype *out)
     return 0;
 }
 
+int loom__linalg_at_least_2d(const char *fn, const loom_array *a)
+{
+    if (a->ndim >= 2)
+        return 0;
+    loom__error(LOOM_ERR_INVALID, fn,
+                "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
+    return -1;
+}
+
 loom_array *loom__linalg_square_stack(const char *fn, loom_array *a)
 {
     if (!a)
         return NULL;
     loom_dtype dt;
-    if (a->ndim < 2) {
-        loom__error(LOOM_ERR_INVALID, fn,
-                    "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
+    if (loom__linalg_at_least_2d(fn, a))
         return NULL;
-    }
     if (a->shape[a->ndim - 1] != a->shape[a->ndim - 2]) {
         loom__error(LOOM_ERR_INVALID, fn, "Last 2 dimensions of the array must be square");
         return NULL;

@@ -9,6 +9,10 @@
  * with the error recorded under fn. */
 int loom__linalg_dtype(const char *fn, loom_dtype dt, loom_dtype *out);
 
+/* 0 when a is a stack of matrices (at least 2-D), else -1 with NumPy's LinAlgError message
+ * under fn ("1-dimensional array given. Array must be at least two-dimensional"). */
+int loom__linalg_at_least_2d(const char *fn, const loom_array *a);
+
 /* A stack of square matrices (..., n, n) in its linalg dtype, or NULL with NumPy's
  * LinAlgError message. Call inside a scope: the result may be a new array. */
 loom_array *loom__linalg_square_stack(const char *fn, loom_array *a);

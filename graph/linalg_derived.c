@@ -39,7 +39,8 @@ loom_array *loom_linalg_matrix_rank_ex(loom_array *a, double tol, double rtol)
         if (m == 0 || n == 0) {
             cut = loom_scalar(0.0); /* no singular values: NumPy's max(initial=0) */
         } else if (isnan(tol)) {
-            double rel = isnan(rtol) ? (double)(m > n ? m : n) * eps_of(loom__real_dtype(dt)) : rtol;
+            double rel =
+                isnan(rtol) ? (double)(m > n ? m : n) * eps_of(loom__real_dtype(dt)) : rtol;
             /* NumPy multiplies by a Python float: weak, so in the singular values' dtype */
             cut = loom_multiply(loom_amax(s, (const int[]){-1}, 1, true), loom_scalar(rel));
         } else {
@@ -73,10 +74,8 @@ loom_array *loom_linalg_pinv_ex(loom_array *a, double rcond)
         shape[nd - 2] = a->shape[nd - 1];
         shape[nd - 1] = a->shape[nd - 2];
         r = loom_zeros(nd, shape, (loom_dtype)a->dtype);
-    } else if (nd < 2) {
-        loom__error(LOOM_ERR_INVALID, fn,
-                    "%d-dimensional array given. Array must be at least two-dimensional", nd);
-    } else if (!loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt) &&
+    } else if (!loom__linalg_at_least_2d(fn, a) &&
+               !loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt) &&
                loom_linalg_svd(loom_conj(a), false, &u, &s, &vt) == LOOM_OK) {
         /* NumPy's rcond is an array (asarray): a strong float64 */
         loom_array *cutoff = loom_multiply(loom_amax(s, (const int[]){-1}, 1, true),
@@ -113,9 +112,8 @@ static loom_array *cond(const char *fn, loom_array *a, double p, const char *nam
     int nd = a->ndim;
     if (nd >= 2 && a->size == 0 && a->shape[nd - 1] * a->shape[nd - 2] == 0) {
         loom__error(LOOM_ERR_INVALID, fn, "cond is not defined on empty arrays");
-    } else if (nd < 2) {
-        loom__error(LOOM_ERR_INVALID, fn,
-                    "%d-dimensional array given. Array must be at least two-dimensional", nd);
+    } else if (loom__linalg_at_least_2d(fn, a)) {
+        /* the error is recorded */
     } else if (!named && (isnan(p) || fabs(p) == 2.0)) {
         if (!loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt)) {
             loom_array *s = loom_linalg_svdvals(a);

@@ -19,7 +19,8 @@ static int lu_factor(const char *fn, loom_array *x, loom_lu_user user, loom_arra
                      loom_array **piv)
 {
     int nd = x->ndim;
-    loom_result_desc res[2] = {{(loom_dtype)x->dtype, nd, x->shape}, {LOOM_INT32, nd - 1, x->shape}};
+    loom_result_desc res[2] = {{(loom_dtype)x->dtype, nd, x->shape},
+                               {LOOM_INT32, nd - 1, x->shape}};
     loom_array *m = loom__multi_alloc(fn, LOOM_OP_LU, 1, &x, 2, res), *out[2];
     if (!m)
         return -1;
@@ -92,10 +93,11 @@ static loom_array *solve_in_scope(const char *fn, loom_array *a, loom_array *b)
     bool vector = b->ndim == 1;
     int64_t bm = b->shape[vector ? 0 : b->ndim - 2];
     if (bm != m) {
-        loom__error(LOOM_ERR_INVALID, fn, "%s: Input operand 1 has a mismatch in its core "
+        loom__error(LOOM_ERR_INVALID, fn,
+                    "%s: Input operand 1 has a mismatch in its core "
                     "dimension 0, with gufunc signature %s (size %lld is different from %lld)",
-                    vector ? "solve1" : "solve", vector ? "(m,m),(m)->(m)" : "(m,m),(m,n)->(m,n)", (long long)bm,
-                    (long long)m);
+                    vector ? "solve1" : "solve", vector ? "(m,m),(m)->(m)" : "(m,m),(m,n)->(m,n)",
+                    (long long)bm, (long long)m);
         return NULL;
     }
     int64_t k = vector ? 1 : b->shape[b->ndim - 1];
@@ -171,10 +173,11 @@ static int slogdet_in_scope(const char *fn, loom_array *a, loom_array **sign, lo
     if (!x || diag_and_parity(fn, x, &d, &p))
         return loom_last_error_code();
     loom_array *mag = loom_abs(d);
-    loom_array *unit = loom__is_complex((loom_dtype)x->dtype)
-                           ? loom_where(loom_equal(mag, loom_scalar(0)), loom_zeros(0, NULL, (loom_dtype)x->dtype),
-                                        loom_divide(d, mag))
-                           : loom_sign(d);
+    loom_array *unit =
+        loom__is_complex((loom_dtype)x->dtype)
+            ? loom_where(loom_equal(mag, loom_scalar(0)), loom_zeros(0, NULL, (loom_dtype)x->dtype),
+                         loom_divide(d, mag))
+            : loom_sign(d);
     loom_array *s = loom_multiply(loom_prod(unit, (const int[]){-1}, 1, false), p);
     loom_array *l = loom_sum(loom_log(mag), (const int[]){-1}, 1, false);
     if (!s || !l)

@@ -53,13 +53,8 @@ static int empty_qr(loom_array *x, qr_mode mode, loom_array **q, loom_array **r)
 static int qr_in_scope(const char *fn, loom_array *a, qr_mode mode, loom_array **q,
                        loom_array **r)
 {
-    if (a->ndim < 2) {
-        loom__error(LOOM_ERR_INVALID, fn,
-                    "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
-        return -1;
-    }
     loom_dtype dt;
-    if (loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt))
+    if (loom__linalg_at_least_2d(fn, a) || loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt))
         return -1;
     loom_array *x = loom_astype(a, dt);
     int nd = x->ndim;

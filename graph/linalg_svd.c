@@ -42,13 +42,8 @@ static loom_array *conj_if_complex(loom_array *a)
 static int svd_in_scope(const char *fn, loom_array *a, bool full, bool uv,
                         loom_svd_driver driver, loom_array **u, loom_array **s, loom_array **vh)
 {
-    if (a->ndim < 2) {
-        loom__error(LOOM_ERR_INVALID, fn,
-                    "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
-        return -1;
-    }
     loom_dtype dt;
-    if (loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt))
+    if (loom__linalg_at_least_2d(fn, a) || loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt))
         return -1;
     loom_array *x = loom_astype(a, dt);
     int nd = x->ndim;

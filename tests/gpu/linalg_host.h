@@ -53,6 +53,15 @@ static inline loom_array *random_stack(loom_dtype dt, int64_t batch, int64_t n, 
     return device_stack(dt, batch, n, m, h);
 }
 
+/* What happened between s0 and s1 was one CUDA Graph launch: no kernel launched directly and
+ * no host wait (a replayed plan). */
+static inline void check_one_graph_launch(const loom_stats *s0, const loom_stats *s1)
+{
+    CHECK_EQ_INT(s1->graph_launches - s0->graph_launches, 1);
+    CHECK_EQ_INT(s1->kernels_launched - s0->kernels_launched, 0);
+    CHECK_EQ_INT(s1->host_syncs - s0->host_syncs, 0);
+}
+
 static inline double complex at(const hdata *d, int64_t i)
 {
     return d->re[i] + (d->im ? d->im[i] * I : 0);
