@@ -1,7 +1,7 @@
 /* inv, solve, det and slogdet on the GPU, by identities and against NumPy's values: backward
- * errors |A X - I| and |A x - b| within 8 n eps |A| |X| (independent of the condition number);
- * det against a host LU in complex double within 8 n eps cond-free bounds for diagonally
- * weighted random matrices; every dtype; one matrix (cuSOLVER), stacks of small matrices
+ * errors |A X - I| and |A x - b| within 32 n eps |A| |X| (independent of the condition
+ * number); det and slogdet against a host LU in complex double within 16 n eps on diagonally
+ * dominant matrices; every dtype; one matrix (cuSOLVER), stacks of small matrices
  * (cuBLAS batched) and of large ones; vector, matrix and broadcast right-hand sides; 1x1 and
  * empty matrices. Singular matrices: inv and solve report LOOM_ERR_LINALG naming the function
  * and the matrix when read, det gives 0 and slogdet (0, -inf). A second evaluation on fresh
@@ -48,7 +48,7 @@ static void check_inv(loom_dtype dt, int64_t batch, int64_t n)
         CHECK(hx.dt == dt && hx.n == batch * n * n);
         double e = backward_error(h, &hx, eye, batch, n, n);
         check_count++;
-        if (!(e <= 8 * n * eps_of(dt))) {
+        if (!(e <= 32 * n * eps_of(dt))) {
             check_failures++;
             fprintf(stderr, "inv %s (%lld, %lld, %lld): backward error %.3g\n", loom_dtype_name(dt),
                     (long long)batch, (long long)n, (long long)n, e);
@@ -82,7 +82,7 @@ static void check_solve(loom_dtype dt, int64_t batch, int64_t n, int64_t k)
         CHECK(hx.dt == dt && hx.n == batch * n * kk && hx.ndim == (k ? 3 : 2));
         double e = backward_error(h, &hx, hb, batch, n, kk);
         check_count++;
-        if (!(e <= 8 * n * eps_of(dt))) {
+        if (!(e <= 32 * n * eps_of(dt))) {
             check_failures++;
             fprintf(stderr, "solve %s (%lld, %lld) k=%lld: backward error %.3g\n",
                     loom_dtype_name(dt), (long long)batch, (long long)n, (long long)k, e);
@@ -127,8 +127,12 @@ static void check_det(loom_dtype dt, int64_t batch, int64_t n)
 {
     loom_scope_begin();
     double complex *h = malloc((size_t)(batch * n * n + 1) * sizeof *h);
-    /* diagonal weight 2: every matrix is well conditioned, so det is accurate to n eps */
-    loom_array *a = random_stack(dt, batch, n, n, 2.0, h), *sign, *logabs;
+    /* 2 on the diagonal, the rest in [-1, 1] / n: diagonally dominant, so well conditioned and
+     * det (about 2^n) accurate to a few n eps, and within float32's range */
+    bool cplx = loom__is_complex(dt);
+    for (int64_t i = 0; i < batch * n * n; i++)
+        h[i] = (urand() + (cplx ? urand() * I : 0)) / (double)n + (i / n % n == i % n ? 2 : 0);
+    loom_array *a = device_stack(dt, batch, n, n, h), *sign, *logabs;
     hdata hd, hs, hl;
     CHECK_EQ_INT(loom_linalg_slogdet(a, &sign, &logabs), LOOM_OK);
     if (fetch(loom_linalg_det(a), &hd, "det") && fetch(sign, &hs, "slogdet sign") &&
@@ -145,7 +149,7 @@ static void check_det(loom_dtype dt, int64_t batch, int64_t n)
             }
             double complex s = at(&hs, b) * cexp(hl.re[b]);
             CHECK(cabs(s - want) <= tol * cabs(want));
-            CHECK(fabs(cabs(at(&hs, b)) - 1) <= 8 * eps_of(dt));
+            CHECK(fabs(cabs(at(&hs, b)) - 1) <= 4 * (double)n * eps_of(dt));
         }
     }
     hdata_free(&hd);
