@@ -186,7 +186,7 @@ loom_array *loom_linalg_tensorinv(loom_array *a, int ind)
 loom_array *loom_linalg_tensorsolve(loom_array *a, loom_array *b, const int *axes, int naxes)
 {
     static const char fn[] = "loom_linalg_tensorsolve";
-    if (loom__check_input_list(fn, (loom_array *const[]){a, b}, 2))
+    if (!a || !b)
         return NULL;
     int an = a->ndim, perm[LOOM_MAXDIMS], np = 0;
     if (axes) {

@@ -135,6 +135,8 @@ int loom_linalg_svd(loom_array *a, bool full_matrices, loom_array **u, loom_arra
 loom_array *loom_linalg_svdvals(loom_array *a)
 {
     loom_array *s = NULL;
+    if (!a)
+        return NULL; /* the error that made it stays */
     svd("loom_linalg_svdvals", a, false, false, LOOM_SVD_AUTO, NULL, &s, NULL);
     return s;
 }

@@ -439,7 +439,23 @@ static void test_null_and_errors(void)
 {
     loom_clear_error();
     CHECK(loom_linalg_inv(NULL) == NULL && loom_linalg_det(NULL) == NULL);
+    /* a NULL input keeps the error that made it: functions returning arrays leave the error
+     * alone, those returning a status name the NULL */
+    loom_clear_error();
     CHECK(loom_linalg_solve(NULL, NULL) == NULL);
+    CHECK(!loom_linalg_svdvals(NULL) && !loom_linalg_eigvals(NULL) && !loom_linalg_pinv(NULL) &&
+          !loom_linalg_matrix_rank(NULL) && !loom_linalg_cond(NULL, NAN) &&
+          !loom_linalg_tensorinv(NULL, 2) && !loom_linalg_tensorsolve(NULL, NULL, NULL, 0) &&
+          !loom_linalg_norm_str(NULL, "nuc", NULL, 0, false));
+    CHECK(loom_last_error() == NULL || loom_last_error()[0] == '\0');
+    loom_array *q = (loom_array *)1, *r = (loom_array *)1, *w = (loom_array *)1;
+    CHECK_EQ_INT(loom_linalg_qr(NULL, "reduced", &q, &r), LOOM_ERR_INVALID);
+    CHECK(!q && !r);
+    CHECK_EQ_INT(loom_linalg_eig(NULL, &w, &q), LOOM_ERR_INVALID);
+    CHECK(!w && !q);
+    int64_t rank = 5;
+    CHECK_EQ_INT(loom_linalg_lstsq(NULL, NULL, NAN, &q, &r, &rank, &w), LOOM_ERR_INVALID);
+    CHECK(!q && !r && !w && rank == 0);
     loom_array *s = (loom_array *)1, *l = (loom_array *)1;
     CHECK_EQ_INT(loom_linalg_slogdet(NULL, &s, &l), LOOM_ERR_INVALID);
     CHECK(!s && !l);
