@@ -120,6 +120,8 @@ loom_array *loom_linalg_eigvalsh_ex(loom_array *a, char uplo)
     static const char fn[] = "loom_linalg_eigvalsh";
     bool upper;
     loom_array *w;
+    if (!a)
+        return NULL; /* the error that made it stays */
     if (uplo_upper(fn, uplo, &upper) || eigh(fn, a, upper, false, &w, NULL))
         return NULL;
     return w;

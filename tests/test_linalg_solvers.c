@@ -446,7 +446,7 @@ static void test_null_and_errors(void)
     CHECK(!loom_linalg_svdvals(NULL) && !loom_linalg_eigvals(NULL) && !loom_linalg_pinv(NULL) &&
           !loom_linalg_matrix_rank(NULL) && !loom_linalg_cond(NULL, NAN) &&
           !loom_linalg_tensorinv(NULL, 2) && !loom_linalg_tensorsolve(NULL, NULL, NULL, 0) &&
-          !loom_linalg_norm_str(NULL, "nuc", NULL, 0, false));
+          !loom_linalg_norm_str(NULL, "nuc", NULL, 0, false) && !loom_linalg_eigvalsh(NULL));
     CHECK(loom_last_error() == NULL || loom_last_error()[0] == '\0');
     loom_array *q = (loom_array *)1, *r = (loom_array *)1, *w = (loom_array *)1;
     CHECK_EQ_INT(loom_linalg_qr(NULL, "reduced", &q, &r), LOOM_ERR_INVALID);
