@@ -236,6 +236,84 @@ static int bench_matmul(const char *name, loom_dtype dt, int ndim, const int64_t
     return bad;
 }
 
+/* Linear algebra: rand + n I (well conditioned), a stack of batch n x n matrices of dt, in
+ * memory before timing. */
+static loom_array *well_conditioned(loom_dtype dt, int64_t batch, int64_t n)
+{
+    loom_array *r = random_array(dt, 3, (int64_t[]){batch, n, n}, 0);
+    loom_array *e = loom_mul_scalar(loom_eye(n, n, 0, dt), (double)n);
+    loom_array *a = loom_add(r, e); /* dt: the scale is a weak scalar */
+    loom_array *out = batch == 1 ? loom_reshape(a, 2, (int64_t[]){n, n}) : a;
+    loom_eval(out);
+    loom_release(r);
+    loom_release(e);
+    if (batch == 1)
+        loom_release(a);
+    return out;
+}
+
+static bool wanted(int argc, char **argv, const char *name);
+
+static loom_array *inv(loom_array *const *in) { return loom_linalg_inv(in[0]); }
+static loom_array *solve(loom_array *const *in) { return loom_linalg_solve(in[0], in[1]); }
+
+/* u, s, vt = svd(a) (full matrices): every result evaluated */
+static loom_array *svd_all(loom_array *const *in)
+{
+    loom_array *u, *s, *vt;
+    if (loom_linalg_svd(in[0], true, &u, &s, &vt) != LOOM_OK)
+        return NULL;
+    loom_array *outs[3] = {u, s, vt};
+    return loom_eval_many(outs, 3) == LOOM_OK ? s : NULL;
+}
+
+/* w, v = eigh(s): both evaluated */
+static loom_array *eigh_all(loom_array *const *in)
+{
+    loom_array *w, *v;
+    if (loom_linalg_eigh(in[0], &w, &v) != LOOM_OK)
+        return NULL;
+    loom_array *outs[2] = {w, v};
+    return loom_eval_many(outs, 2) == LOOM_OK ? w : NULL;
+}
+
+/* svd1k (1000^2 float64, full U, S, Vt), eigh1k (a + a^T, 1000^2 float64), solve4k, inv4k
+ * (4096^2 float64) and inv_batch8 (10000 8x8 float32) */
+static int bench_lu(int argc, char **argv)
+{
+    int bad = 0;
+    if (wanted(argc, argv, "svd1k") || wanted(argc, argv, "eigh1k")) {
+        int64_t shape[2] = {1000, 1000};
+        loom_array *a = random_array(LOOM_FLOAT64, 2, shape, 0);
+        loom_array *at = loom_transpose(a, NULL);
+        loom_array *sym = loom_add(a, at);
+        loom_eval(sym);
+        if (wanted(argc, argv, "svd1k"))
+            bad |= time_workload("svd1k", svd_all, &a, 0);
+        if (wanted(argc, argv, "eigh1k"))
+            bad |= time_workload("eigh1k", eigh_all, &sym, 0);
+        loom_release(sym);
+        loom_release(at);
+        loom_release(a);
+    }
+    if (wanted(argc, argv, "solve4k") || wanted(argc, argv, "inv4k")) {
+        loom_array *in[2] = {well_conditioned(LOOM_FLOAT64, 1, 4096),
+                             random_array(LOOM_FLOAT64, 1, (int64_t[]){4096}, 7)};
+        if (wanted(argc, argv, "solve4k"))
+            bad |= time_workload("solve4k", solve, in, 0);
+        if (wanted(argc, argv, "inv4k"))
+            bad |= time_workload("inv4k", inv, in, 0);
+        loom_release(in[0]);
+        loom_release(in[1]);
+    }
+    if (wanted(argc, argv, "inv_batch8")) {
+        loom_array *a = well_conditioned(LOOM_FLOAT32, 10000, 8);
+        bad |= time_workload("inv_batch8", inv, &a, 8.0 * 10000 * 64);
+        loom_release(a);
+    }
+    return bad;
+}
+
 /* First NVRTC compile of a fused kernel never seen before (empty disk cache). */
 static int bench_compile(void)
 {
@@ -396,6 +474,7 @@ int main(int argc, char **argv)
         loom_release(ab[1]);
         loom_elementwise_kernel_destroy(my_kernel);
     }
+    bad |= bench_lu(argc, argv);
     if (wanted(argc, argv, "compile"))
         bad |= bench_compile();
     return bad;

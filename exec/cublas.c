@@ -6,6 +6,7 @@
 
 #include <cublas_v2.h>
 #include <pthread.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,4 +164,106 @@ int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *c
         rc = rc ? rc : back;
     }
     return rc;
+}
+
+/* ---- batched LU of stacks of small matrices: cublas<t>getrfBatched / getrsBatched over the
+ * pointer arrays the plan's kernels wrote ---- */
+
+/* The handle on st, with no workspace: a GEMM's workspace may belong to a finished plan. */
+static int batched_handle(const char *fn, const loom_lu_args *u, int device, cudaStream_t st,
+                          device_blas **d)
+{
+    if (u->n > INT_MAX || u->nrhs > INT_MAX || u->batch > INT_MAX) {
+        loom__error(LOOM_ERR_UNSUPPORTED, fn, "a stack of %lld matrices is beyond cuBLAS's "
+                    "32-bit batched LU routines", (long long)u->batch);
+        return LOOM_ERR_UNSUPPORTED;
+    }
+    int rc = device_get(fn, device, d);
+    if (rc == LOOM_OK)
+        rc = loom__cublas_check(cublasSetStream((*d)->handle, st), fn, "setting cuBLAS's stream");
+    if (rc == LOOM_OK)
+        rc = loom__cublas_check(cublasSetWorkspace((*d)->handle, NULL, 0), fn,
+                        "setting cuBLAS's workspace");
+    return rc;
+}
+
+int loom__cublas_getrf_batched(const char *fn, const loom_libcall *l, int device,
+                               void *const *addr, cudaStream_t st)
+{
+    const loom_lu_args *u = &l->args.lu;
+    device_blas *d;
+    int rc = batched_handle(fn, u, device, st, &d);
+    if (rc)
+        return rc;
+    void *A = loom__lib_operand(l, addr, 0);
+    int *ipiv = loom__lib_operand(l, addr, 1), *info = loom__lib_operand(l, addr, 2);
+    int n = (int)u->n, batch = (int)u->batch;
+    cublasStatus_t s;
+    LOOM__TYPED_CALL(s, u->dtype, cublas, getrfBatched, getrfBatched, d->handle, n, A, n, ipiv,
+                     info, batch);
+    return loom__cublas_check(s, fn, "cublas<t>getrfBatched");
+}
+
+int loom__cublas_getrs_batched(const char *fn, const loom_libcall *l, int device,
+                               void *const *addr, cudaStream_t st)
+{
+    const loom_lu_args *u = &l->args.lu;
+    device_blas *d;
+    int rc = batched_handle(fn, u, device, st, &d);
+    if (rc)
+        return rc;
+    void *A = loom__lib_operand(l, addr, 0), *B = loom__lib_operand(l, addr, 2);
+    const int *ipiv = loom__lib_operand(l, addr, 1);
+    int n = (int)u->n, nrhs = (int)u->nrhs, batch = (int)u->batch, info = 0;
+    cublasOperation_t trans = u->trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cublasStatus_t s;
+    LOOM__TYPED_CALL(s, u->dtype, cublas, getrsBatched, getrsBatched, d->handle, trans, n, nrhs, A,
+                     n, ipiv, B, n, &info, batch);
+    rc = loom__cublas_check(s, fn, "cublas<t>getrsBatched");
+    if (rc == LOOM_OK && info != 0) {
+        loom__error(LOOM_ERR_INVALID, fn, "internal error: cublas<t>getrsBatched rejected "
+                    "argument %d", -info);
+        rc = LOOM_ERR_INVALID;
+    }
+    return rc;
+}
+
+int loom__cublas_adjoint(const char *fn, int device, cudaStream_t st, loom_dtype dt, int64_t n,
+                         const void *src, void *dst)
+{
+    device_blas *d;
+    int rc = device_get(fn, device, &d);
+    if (rc == LOOM_OK)
+        rc = loom__cublas_check(cublasSetStream(d->handle, st), fn, "setting cuBLAS's stream");
+    if (rc)
+        return rc;
+    if (n > INT_MAX) {
+        loom__error(LOOM_ERR_UNSUPPORTED, fn, "matrices of order %lld are beyond cuBLAS's "
+                    "32-bit geam", (long long)n);
+        return LOOM_ERR_UNSUPPORTED;
+    }
+    const char *c = d->constants;
+    int k = (int)n;
+    cublasStatus_t s;
+    switch (dt) {
+    case LOOM_FLOAT32:
+        s = cublasSgeam(d->handle, CUBLAS_OP_T, CUBLAS_OP_N, k, k, (const float *)(c + ONE_F32),
+                        src, k, (const float *)(c + ZERO_F32), dst, k, dst, k);
+        break;
+    case LOOM_COMPLEX64:
+        s = cublasCgeam(d->handle, CUBLAS_OP_C, CUBLAS_OP_N, k, k,
+                        (const cuComplex *)(c + ONE_C64), src, k,
+                        (const cuComplex *)(c + ZERO_C64), dst, k, dst, k);
+        break;
+    case LOOM_COMPLEX128:
+        s = cublasZgeam(d->handle, CUBLAS_OP_C, CUBLAS_OP_N, k, k,
+                        (const cuDoubleComplex *)(c + ONE_C128), src, k,
+                        (const cuDoubleComplex *)(c + ZERO_C128), dst, k, dst, k);
+        break;
+    default:
+        s = cublasDgeam(d->handle, CUBLAS_OP_T, CUBLAS_OP_N, k, k, (const double *)(c + ONE_F64),
+                        src, k, (const double *)(c + ZERO_F64), dst, k, dst, k);
+        break;
+    }
+    return loom__cublas_check(s, fn, "cublas<t>geam");
 }

@@ -141,6 +141,8 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
     if (rc)
         goto done;
     loom_fuse_options opts = loom__fuse_options_default();
+    opts.workspace_query = loom__library_workspace;
+    opts.epilogue_wins = loom__cublaslt_epilogue_wins;
     loom__cached_plan *e = loom__plan_cache_get(fn, &w, &opts, device);
     if (!e) {
         rc = loom_last_error_code();
@@ -242,7 +244,6 @@ static int eval_arrays(const char *fn, loom_array *const *arrays, int n)
     if (!pending)
         return LOOM_OK;
     loom__mempool_set_reclaim(reclaim);
-    loom__set_epilogue_probe(loom__cublaslt_epilogue_wins);
     pthread_mutex_lock(&eval_lock);
     evaluating = true;
     rc = eval_locked(fn, arrays, n);

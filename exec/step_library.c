@@ -11,7 +11,19 @@ int loom__library_prepare(const char *fn, const loom_libcall *l, int device)
         return loom__cublaslt_prepare(fn, device);
     case LOOM_LIB_CUSOLVER_SYEVD:
     case LOOM_LIB_CUSOLVER_POTRF:
+    case LOOM_LIB_CUSOLVER_GETRF:
+    case LOOM_LIB_CUSOLVER_GETRS:
+    case LOOM_LIB_CUSOLVER_GEQRF:
+    case LOOM_LIB_CUSOLVER_ORGQR:
+    case LOOM_LIB_CUSOLVER_GEEV:
         return loom__cusolver_prepare(fn, device);
+    case LOOM_LIB_CUSOLVER_SVD: {
+        int rc = loom__cusolver_prepare(fn, device);
+        return rc ? rc : loom__cublas_prepare(fn, device); /* the gesvd fallback's adjoint */
+    }
+    case LOOM_LIB_CUBLAS_GETRF_BATCHED:
+    case LOOM_LIB_CUBLAS_GETRS_BATCHED:
+        return loom__cublas_prepare(fn, device);
     default:
         return LOOM_OK;
     }
@@ -33,10 +45,39 @@ int loom__library_run(const char *fn, const loom_libcall *l, const loom__step_st
         return loom__cufft_exec(fn, l, r, addr, st);
     case LOOM_LIB_CUB_SORT:
         return loom__cub_sort_run(fn, l, addr, st);
+    case LOOM_LIB_CUSOLVER_GETRF:
+        return loom__cusolver_getrf(fn, l, device, addr, st);
+    case LOOM_LIB_CUSOLVER_GETRS:
+        return loom__cusolver_getrs(fn, l, device, addr, st);
+    case LOOM_LIB_CUBLAS_GETRF_BATCHED:
+        return loom__cublas_getrf_batched(fn, l, device, addr, st);
+    case LOOM_LIB_CUBLAS_GETRS_BATCHED:
+        return loom__cublas_getrs_batched(fn, l, device, addr, st);
+    case LOOM_LIB_CUSOLVER_SVD:
+        return loom__cusolver_svd(fn, l, device, addr, st);
+    case LOOM_LIB_CUSOLVER_GEQRF:
+    case LOOM_LIB_CUSOLVER_ORGQR:
+        return loom__cusolver_qr(fn, l, device, addr, st);
+    case LOOM_LIB_CUSOLVER_GEEV:
+        return loom__cusolver_geev(fn, l, device, addr, st);
     default:
         loom__error(LOOM_ERR_INVALID, fn, "internal error: unknown library routine %d",
                     (int)l->routine);
         return LOOM_ERR_INVALID;
+    }
+}
+
+int loom__library_workspace(const char *fn, const loom_libcall *l, int device, size_t *bytes)
+{
+    *bytes = 0;
+    switch (l->routine) {
+    case LOOM_LIB_CUSOLVER_GETRF:
+        return loom__cusolver_getrf_workspace(fn, l, device, bytes);
+    case LOOM_LIB_CUSOLVER_GEQRF:
+    case LOOM_LIB_CUSOLVER_ORGQR:
+        return loom__cusolver_qr_workspace(fn, l, device, bytes);
+    default:
+        return LOOM_OK;
     }
 }
 

@@ -69,6 +69,59 @@ int loom__cusolver_syevd(const char *fn, const loom_libcall *l, int device, void
                          cudaStream_t st);
 int loom__cusolver_potrf(const char *fn, const loom_libcall *l, int device, void *const *addr,
                          cudaStream_t st);
+/* LU: getrf's workspace query (asked while planning), getrf and getrs per matrix; cuBLAS's
+ * batched getrf and getrs over pointer arrays (exec/cublas.c). */
+int loom__cusolver_getrf_workspace(const char *fn, const loom_libcall *l, int device,
+                                   size_t *bytes);
+int loom__cusolver_getrf(const char *fn, const loom_libcall *l, int device, void *const *addr,
+                         cudaStream_t st);
+int loom__cusolver_getrs(const char *fn, const loom_libcall *l, int device, void *const *addr,
+                         cudaStream_t st);
+int loom__cublas_getrf_batched(const char *fn, const loom_libcall *l, int device,
+                               void *const *addr, cudaStream_t st);
+int loom__cublas_getrs_batched(const char *fn, const loom_libcall *l, int device,
+                               void *const *addr, cudaStream_t st);
+/* dst = src^H (src^T for real dtypes), two n x n column-major matrices that do not overlap,
+ * on st with cuBLAS's geam (exec/cublas.c). */
+int loom__cublas_adjoint(const char *fn, int device, cudaStream_t st, loom_dtype dt, int64_t n,
+                         const void *src, void *dst);
+/* SVD of each matrix of a stack (exec/cusolver.c), an eager step. */
+int loom__cusolver_svd(const char *fn, const loom_libcall *l, int device, void *const *addr,
+                       cudaStream_t st);
+/* QR (exec/cusolver.c): the workspace query of geqrf and orgqr (asked while planning), and
+ * either call over a stack, one call per matrix. */
+int loom__cusolver_qr_workspace(const char *fn, const loom_libcall *l, int device, size_t *bytes);
+int loom__cusolver_qr(const char *fn, const loom_libcall *l, int device, void *const *addr,
+                      cudaStream_t st);
+/* eig (exec/cusolver.c): Xgeev of each matrix of a stack, an eager step. */
+int loom__cusolver_geev(const char *fn, const loom_libcall *l, int device, void *const *addr,
+                        cudaStream_t st);
+/* How many matrices the automatic SVD driver recomputed with gesvd since the process began
+ * (tests check that rank-deficient input takes that path). */
+uint64_t loom__cusolver_svd_fallbacks(void);
+/* The workspace library call l needs on device (loom_fuse_options.workspace_query). */
+int loom__library_workspace(const char *fn, const loom_libcall *l, int device, size_t *bytes);
+
+/* The legacy cuSOLVER and cuBLAS APIs name one function per type: s = <prefix><t><name>(...)
+ * with t S, D, C or Z for dtype dt (float32, float64, complex64, complex128). Real and complex
+ * names may differ (orgqr, ungqr). */
+#define LOOM__TYPED_CALL(s, dt, prefix, real, cplx, ...)                                        \
+    do {                                                                                         \
+        switch ((loom_dtype)(dt)) {                                                              \
+        case LOOM_FLOAT32:                                                                       \
+            (s) = prefix##S##real(__VA_ARGS__);                                                  \
+            break;                                                                               \
+        case LOOM_COMPLEX64:                                                                     \
+            (s) = prefix##C##cplx(__VA_ARGS__);                                                  \
+            break;                                                                               \
+        case LOOM_COMPLEX128:                                                                    \
+            (s) = prefix##Z##cplx(__VA_ARGS__);                                                  \
+            break;                                                                               \
+        default:                                                                                 \
+            (s) = prefix##D##real(__VA_ARGS__);                                                  \
+            break;                                                                               \
+        }                                                                                        \
+    } while (0)
 
 /* cuFFT (exec/cufft.c): step `step` of plan gets its cuFFT plan from the cache (a hold kept in
  * r until loom__cufft_drop) and its work area at the end of the plan's arena. */

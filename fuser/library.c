@@ -18,6 +18,21 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     [LOOM_LIB_CUFFT] = {"cufft", true},
     /* CUB's device algorithms may be captured when their temporary storage is given. */
     [LOOM_LIB_CUB_SORT] = {"cub radix sort", true},
+    /* Workspaces are part of the plan (sized by cuSOLVER's query while planning), and neither
+     * routine waits on the host. */
+    [LOOM_LIB_CUSOLVER_GETRF] = {"cusolver getrf", true},
+    [LOOM_LIB_CUSOLVER_GETRS] = {"cusolver getrs", true},
+    /* No workspace; pointer arrays and pivots live in plan buffers. */
+    [LOOM_LIB_CUBLAS_GETRF_BATCHED] = {"cublas getrfBatched", true},
+    [LOOM_LIB_CUBLAS_GETRS_BATCHED] = {"cublas getrsBatched", true},
+    /* gesvdp returns its error estimate to the host (it waits), the automatic driver reads
+     * sigma_max to decide on a second try, and workspaces come from the pool. */
+    [LOOM_LIB_CUSOLVER_SVD] = {"cusolver svd", false},
+    /* Workspaces in the plan (queried while planning); no host waits. */
+    [LOOM_LIB_CUSOLVER_GEQRF] = {"cusolver geqrf", true},
+    [LOOM_LIB_CUSOLVER_ORGQR] = {"cusolver orgqr", true},
+    /* geev works partly on the host (its host workspace): an eager step. */
+    [LOOM_LIB_CUSOLVER_GEEV] = {"cusolver geev", false},
 };
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r)

@@ -82,6 +82,27 @@ static void ukernel_inputs_in_memory(loom_walk *w, int i)
     }
 }
 
+int loom__lower_copy_in(loom_plan_builder *b, const char *fn, const loom_walk *w,
+                        const loom_array *a, int dst, size_t dst_offset)
+{
+    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_COPY);
+    if (!s)
+        return -1;
+    s->copy = (loom_copy){.dst = dst, .src = w->v[loom__walk_at(w, a)].buffer,
+                          .dst_offset = dst_offset,
+                          .bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype)};
+    return 0;
+}
+
+int loom__lower_copy_to_scratch(loom_plan_builder *b, const char *fn, const loom_walk *w,
+                                const loom_array *a)
+{
+    int copy = loom__plan_next_step(b);
+    int work = loom__plan_scratch(b, fn, (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype),
+                                  copy, copy + 1);
+    return work < 0 || loom__lower_copy_in(b, fn, w, a, work, 0) ? -1 : work;
+}
+
 static const loom_lowering input = {LOOM_PLACE_INPUT, NULL, NULL, NULL};
 const loom_lowering loom__lower_absorbed = {LOOM_PLACE_FREE, NULL, NULL, NULL};
 /* Materialised free nodes (a requested view, scalar or generator) are written by an
@@ -114,6 +135,11 @@ static const loom_lowering *const library_ops[LOOM_OP_COUNT] = {
     [LOOM_OP_SORT] = &loom__lower_sort,
     [LOOM_OP_ARGSORT] = &loom__lower_sort,
     [LOOM_OP_RAWKERNEL] = &loom__lower_rawkernel,
+    [LOOM_OP_LU] = &loom__lower_lu,
+    [LOOM_OP_LU_SOLVE] = &loom__lower_lu_solve,
+    [LOOM_OP_SVD] = &loom__lower_svd,
+    [LOOM_OP_QR] = &loom__lower_qr,
+    [LOOM_OP_EIG] = &loom__lower_eig,
 };
 
 const loom_lowering *loom__lowering(const loom_array *a)

@@ -46,6 +46,15 @@ void loom__contiguous_in_memory(loom_walk *w, const loom_array *a);
 /* The inputs_in_memory of library ops reading their one input C-contiguous (solvers). */
 void loom__input_contiguous_in_memory(loom_walk *w, int i);
 
+/* Appends a copy of library input a (contiguous in memory, its walk buffer) into buffer dst at
+ * dst_offset: solvers overwrite their matrices. Returns 0, or -1 with the error under fn. */
+int loom__lower_copy_in(loom_plan_builder *b, const char *fn, const loom_walk *w,
+                        const loom_array *a, int dst, size_t dst_offset);
+/* The same into a new scratch buffer of a's size, read by the step after the copy (the
+ * library call); returns the buffer, or -1 with the error under fn. */
+int loom__lower_copy_to_scratch(loom_plan_builder *b, const char *fn, const loom_walk *w,
+                                const loom_array *a);
+
 /* The library lowerings, one per library op (fuser/lower_<op>.c). */
 extern const loom_lowering loom__lower_matmul;
 extern const loom_lowering loom__lower_eigh;
@@ -53,5 +62,10 @@ extern const loom_lowering loom__lower_cholesky;
 extern const loom_lowering loom__lower_fft;
 extern const loom_lowering loom__lower_sort;
 extern const loom_lowering loom__lower_rawkernel;
+extern const loom_lowering loom__lower_lu;
+extern const loom_lowering loom__lower_lu_solve;
+extern const loom_lowering loom__lower_svd;
+extern const loom_lowering loom__lower_qr;
+extern const loom_lowering loom__lower_eig;
 
 #endif

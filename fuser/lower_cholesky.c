@@ -13,13 +13,11 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     if (a->size == 0)
         return 0;
     int64_t n = a->shape[a->ndim - 1], batch = a->size / (n * n);
-    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_COPY);
-    if (!s)
+    if (loom__lower_copy_in(b, fn, w, a, v->buffer, 0))
         return -1;
-    s->copy = (loom_copy){.dst = v->buffer, .src = w->v[loom__walk_at(w, a)].buffer,
-                          .bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype)};
     int info = loom__plan_check(b, fn, "loom_linalg_cholesky", LOOM_FAIL_NOT_POSITIVE, batch);
-    if (info < 0 || !(s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY)))
+    loom_step *s = info < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
+    if (!s)
         return -1;
     loom_libcall *l = &s->lib;
     l->routine = LOOM_LIB_CUSOLVER_POTRF;

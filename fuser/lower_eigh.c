@@ -15,16 +15,13 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     int64_t batch = n ? a->size / (n * n) : 0;
     if (a->size == 0)
         return 0; /* empty results: nothing to write */
-    size_t bytes = (size_t)a->size * loom_dtype_size((loom_dtype)a->dtype);
-    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_COPY);
-    if (!s)
+    if (loom__lower_copy_in(b, fn, w, a, v->buffer, (size_t)m->param.multi.offset[1]))
         return -1;
-    s->copy = (loom_copy){.dst = v->buffer, .src = w->v[loom__walk_at(w, a)].buffer,
-                          .dst_offset = (size_t)m->param.multi.offset[1], .bytes = bytes};
     bool vectors = m->param.multi.eigh.vectors;
     const char *user = vectors ? "loom_linalg_eigh" : "loom_linalg_eigvalsh";
     int info = loom__plan_check(b, fn, user, LOOM_FAIL_NO_CONVERGENCE, batch);
-    if (info < 0 || !(s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY)))
+    loom_step *s = info < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
+    if (!s)
         return -1;
     loom_libcall *l = &s->lib;
     l->routine = LOOM_LIB_CUSOLVER_SYEVD;

@@ -3,16 +3,8 @@
  * lowering table (fuser/lower.h). */
 #include "lower.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-
-static _Atomic(bool (*)(int, const struct loom_gemm_args *)) epilogue_probe;
-
-void loom__set_epilogue_probe(bool (*probe)(int device, const struct loom_gemm_args *g))
-{
-    atomic_store(&epilogue_probe, probe);
-}
 
 loom_fuse_options loom__fuse_options_default(void)
 {
@@ -22,7 +14,6 @@ loom_fuse_options loom__fuse_options_default(void)
         .max_ops = 256,
         .max_inputs = 32,
         .chain_depth = 64,
-        .epilogue_wins = atomic_load(&epilogue_probe),
         .lt_epilogue = lt && strcmp(lt, "1") == 0 ? 1 : lt && strcmp(lt, "0") == 0 ? 0 : -1,
     };
     return o;
@@ -272,7 +263,8 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         p->buffers = malloc((size_t)w.n * sizeof *p->buffers);
         p->outputs = malloc((size_t)(w.nroots ? w.nroots : 1) * sizeof *p->outputs);
     }
-    loom_plan_builder builder = {.plan = p, .device = w.n ? w.v[w.n - 1].node->device : 0};
+    loom_plan_builder builder = {.plan = p, .device = w.n ? w.v[w.n - 1].node->device : 0,
+                                 .opts = opts};
     if (!p || !info || !read_outside || !seen || !roots || !group_start || !stack || !p->buffers ||
         !p->outputs) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");

@@ -111,6 +111,14 @@ typedef enum loom_lib_routine {
     LOOM_LIB_CUBLASLT_MATMUL, /* cublasLtMatmul with a bias (and relu) epilogue */
     LOOM_LIB_CUFFT,           /* cufftXtExec of a cached cufftXtMakePlanMany plan */
     LOOM_LIB_CUB_SORT,        /* CUB's (segmented) radix sort, kernels/loom_sort.cu */
+    LOOM_LIB_CUSOLVER_GETRF,  /* cusolverDn<t>getrf per matrix */
+    LOOM_LIB_CUSOLVER_GETRS,  /* cusolverDn<t>getrs per matrix */
+    LOOM_LIB_CUBLAS_GETRF_BATCHED, /* cublas<t>getrfBatched: stacks of small matrices */
+    LOOM_LIB_CUBLAS_GETRS_BATCHED, /* cublas<t>getrsBatched */
+    LOOM_LIB_CUSOLVER_SVD,    /* Xgesvdp (falling back to Xgesvd), Xgesvd or <t>gesvdj */
+    LOOM_LIB_CUSOLVER_GEQRF,  /* cusolverDn<t>geqrf per matrix */
+    LOOM_LIB_CUSOLVER_ORGQR,  /* cusolverDn<t>orgqr / ungqr per matrix */
+    LOOM_LIB_CUSOLVER_GEEV,   /* cusolverDnXgeev per matrix */
     LOOM_LIB_COUNT
 } loom_lib_routine;
 
@@ -179,6 +187,50 @@ typedef struct loom_sort_args {
     int8_t out;
     int64_t n, rows;
 } loom_sort_args;
+/* LU factorisation (getrf) of batch n x n matrices, column-major, in place, and solves with
+ * the factors (getrs) for nrhs right-hand sides, with the factored matrix or (trans) its
+ * transpose. Pivots are LAPACK's, 1-based int32. */
+typedef struct loom_lu_args {
+    int8_t dtype;
+    bool trans;
+    int64_t n, nrhs, batch;
+} loom_lu_args;
+
+/* SVD of batch R x C matrices (R >= C), column-major, destroyed. The routine's operands:
+ * buffer 0 the input (kept, for a recomputation), buffer 1 scratch of the input's size,
+ * buffer 2 the packed results (s at s_at, U (R x ucols) at u_at, V (C x C, not V^H) at
+ * v_at), buffer 3 info. driver: loom_svd_driver. */
+typedef struct loom_svd_args {
+    int8_t dtype;
+    int8_t driver;
+    bool full, vectors;
+    int64_t rows, cols, batch;
+    size_t s_at, u_at, v_at;
+} loom_svd_args;
+
+/* QR of batch m x n matrices, column-major: geqrf factors h (at h_at) in place, with tau (k)
+ * at tau_at; orgqr copies the first min(qcols, n) columns of h into Q (m x qcols, at q_at)
+ * and forms Q there from the k reflectors. Buffers: the packed results, info (parameter
+ * errors only). */
+typedef struct loom_qr_args {
+    int8_t dtype;
+    int64_t m, n, k, qcols, batch;
+    size_t h_at, tau_at, q_at;
+} loom_qr_args;
+
+/* Eigen-decomposition of batch general n x n complex matrices, column-major: buffer 0 a copy
+ * of the matrices (geev destroys them), buffer 1 the packed results (eigenvalues at w_at,
+ * right eigenvectors at v_at when vectors), buffer 2 info. */
+typedef struct loom_eig_args {
+    int8_t dtype;
+    bool vectors;
+    int64_t n, batch;
+    size_t w_at, v_at;
+} loom_eig_args;
+
+/* Stacks of at most this order with more than one matrix use cuBLAS's batched LU routines
+ * (one call for the stack); larger matrices are factored one call each. */
+#define LOOM_LU_BATCHED_MAX_N 64
 
 #define LOOM_LIB_MAX_BUFFERS 4
 
@@ -197,6 +249,13 @@ typedef struct loom_libcall {
         loom_fft_args fft;     /* buffers: input, output; workspace: cuFFT's work area, sized
                                   by exec when the plan is prepared (loom__library_prepare) */
         loom_sort_args sort;   /* buffers: keys 0, keys 1[, values 0, values 1] */
+        /* getrf: A, ipiv, info; getrs: A, ipiv, B, info (parameter errors only).
+         * Batched: the same with A and B replaced by arrays of batch device pointers, and no
+         * info for getrs (cuBLAS reports its parameter errors to the host). */
+        loom_lu_args lu;
+        loom_svd_args svd;
+        loom_qr_args qr;
+        loom_eig_args eig;
     } args;
 } loom_libcall;
 
@@ -232,7 +291,8 @@ typedef struct loom_step {
 typedef enum loom_failure {
     LOOM_FAIL_NO_CONVERGENCE = 0, /* "Eigenvalues did not converge" */
     LOOM_FAIL_SINGULAR,           /* "Singular matrix" */
-    LOOM_FAIL_NOT_POSITIVE        /* "Matrix is not positive definite" */
+    LOOM_FAIL_NOT_POSITIVE,       /* "Matrix is not positive definite" */
+    LOOM_FAIL_SVD                 /* "SVD did not converge" */
 } loom_failure;
 
 const char *loom__failure_message(loom_failure f);
@@ -267,10 +327,13 @@ typedef struct loom_fuse_options {
      * on device: a measured probe (exec/cublaslt.c), whose answers are cached. NULL: never. */
     bool (*epilogue_wins)(int device, const struct loom_gemm_args *g);
     int lt_epilogue;    /* LOOM_LT_EPILOGUE: 1 always use it, 0 never, -1 (unset) ask the probe */
+    /* The device workspace library call l needs (cuSOLVER's *_bufferSize queries), asked by
+     * lowerings while planning so that the workspace is part of the plan and its calls can be
+     * captured. exec/ supplies it (it owns the library handles); NULL when planning without a
+     * device (CPU tests): workspaces are then empty. Returns LOOM_OK or an error code. */
+    int (*workspace_query)(const char *fn, const loom_libcall *l, int device, size_t *bytes);
 } loom_fuse_options;
 
-/* The probe loom__fuse_options_default puts in epilogue_wins (exec registers it). */
-void loom__set_epilogue_probe(bool (*probe)(int device, const struct loom_gemm_args *g));
 
 /* Defaults, with LOOM_FUSE read from the environment. */
 loom_fuse_options loom__fuse_options_default(void);
@@ -288,11 +351,20 @@ void loom__plan_free(loom_plan *plan);
 typedef struct loom_plan_builder {
     loom_plan *plan;
     int device;
+    const loom_fuse_options *opts;
 } loom_plan_builder;
 
 /* Appends a zeroed step of kind on the builder's device; NULL with the error recorded under fn
  * when memory runs out. The pointer is valid until the next append. */
 loom_step *loom__plan_step(loom_plan_builder *b, const char *fn, loom_step_kind kind);
+/* Sets library call l's workspace: a scratch buffer used by step `step` alone, of the size
+ * opts->workspace_query gives (none without one). Returns 0, or -1 with the error under fn. */
+int loom__plan_workspace(loom_plan_builder *b, const char *fn, loom_libcall *l, int step);
+/* Appends a kernel step writing count device addresses, base plus i * stride bytes, into
+ * buffer ptrs (count * 8 bytes): the pointer arrays of cuBLAS's batched routines
+ * (fuser/codegen_pointers.c). Returns 0, or -1 with the error recorded under fn. */
+int loom__plan_pointers(loom_plan_builder *b, const char *fn, int ptrs, int base,
+                        size_t base_offset, int64_t stride, int64_t count);
 /* The index the next appended step will have. */
 int loom__plan_next_step(const loom_plan_builder *b);
 /* Adds a scratch buffer (role LOOM_BUF_TEMP, no node) of bytes, written by step producer and

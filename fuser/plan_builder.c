@@ -93,6 +93,8 @@ const char *loom__failure_message(loom_failure f)
         return "Singular matrix";
     case LOOM_FAIL_NOT_POSITIVE:
         return "Matrix is not positive definite";
+    case LOOM_FAIL_SVD:
+        return "SVD did not converge";
     default:
         return "Eigenvalues did not converge";
     }
@@ -139,4 +141,17 @@ const char *loom__step_label(const loom_step *s, char *buf, size_t n)
         break;
     }
     return buf;
+}
+
+int loom__plan_workspace(loom_plan_builder *b, const char *fn, loom_libcall *l, int step)
+{
+    size_t bytes = 0;
+    if (b->opts && b->opts->workspace_query) {
+        int rc = b->opts->workspace_query(fn, l, b->device, &bytes);
+        if (rc)
+            return -1;
+    }
+    l->workspace_bytes = bytes;
+    l->workspace = bytes ? loom__plan_scratch(b, fn, bytes, step, step) : -1;
+    return bytes && l->workspace < 0 ? -1 : 0;
 }

@@ -96,6 +96,9 @@ static inline loom_buffer *loom__buffer_root(loom_buffer *b)
 
 /* The transform types of FFT nodes (param.fft.type). */
 enum { LOOM_FFT_C2C = 0, LOOM_FFT_R2C, LOOM_FFT_C2R };
+/* The function an LU factorisation reports a singular matrix for (param.multi.lu.user): det
+ * and slogdet give 0 and -inf instead, as NumPy. */
+typedef enum loom_lu_user { LOOM_LU_NO_CHECK = 0, LOOM_LU_INV, LOOM_LU_SOLVE } loom_lu_user;
 
 /* Op parameters, one member per op family (the node's op says which is set; nodes start
  * zeroed, so unused bytes are 0 and whole members can be hashed and compared). */
@@ -118,6 +121,7 @@ typedef union loom_params {
     /* FFT: transform type, inverse (0/1), rank (1..3) and the logical lengths of the last rank
      * axes; the input may be shorter along them (zero-padded by the lowering) */
     struct { int64_t type, inverse, rank, n[3]; } fft;
+    struct { int64_t trans; } lu_solve;
     /* MULTI nodes: where each result lies in the packed value, then the op's own options */
     struct {
         int64_t offset[LOOM_MAX_RESULTS];
@@ -130,6 +134,10 @@ typedef union loom_params {
                 uint64_t key;
                 struct loom_raw_kernel *kernel;
             } raw;
+            struct { int64_t user; } lu; /* loom_lu_user: who reports a singular matrix */
+            struct { int64_t full, vectors, driver; } svd; /* driver: loom_svd_driver */
+            struct { int64_t qcols; } qr; /* columns of Q to form (0: none) */
+            struct { int64_t vectors; } eig;
         };
     } multi;
     /* RESULT nodes: which result of the input, and its byte offset in the packed value */

@@ -1,11 +1,9 @@
 /* numpy.linalg's decompositions on cuSOLVER (docs/linalg.md): argument checks, NumPy's dtype
  * rules and the MULTI nodes that carry them. */
-#include "internal.h"
+#include "linalg.h"
 #include "reduce.h"
 
-/* NumPy's linalg dtype: float32, float64, complex64 and complex128 stay; integers and bool
- * become float64; float16 and bfloat16 are refused as NumPy refuses float16. */
-static int linalg_dtype(const char *fn, loom_dtype dt, loom_dtype *out)
+int loom__linalg_dtype(const char *fn, loom_dtype dt, loom_dtype *out)
 {
     if (dt == LOOM_FLOAT16 || dt == LOOM_BFLOAT16) {
         loom__error(LOOM_ERR_INVALID, fn, "array type %s is unsupported in linalg",
@@ -16,23 +14,27 @@ static int linalg_dtype(const char *fn, loom_dtype dt, loom_dtype *out)
     return 0;
 }
 
-/* A stack of square matrices (..., n, n) in its linalg dtype, or NULL with NumPy's
- * LinAlgError message. Call inside a scope: the result may be a new array. */
-static loom_array *square_stack(const char *fn, loom_array *a)
+int loom__linalg_at_least_2d(const char *fn, const loom_array *a)
+{
+    if (a->ndim >= 2)
+        return 0;
+    loom__error(LOOM_ERR_INVALID, fn,
+                "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
+    return -1;
+}
+
+loom_array *loom__linalg_square_stack(const char *fn, loom_array *a)
 {
     if (!a)
         return NULL;
     loom_dtype dt;
-    if (a->ndim < 2) {
-        loom__error(LOOM_ERR_INVALID, fn,
-                    "%d-dimensional array given. Array must be at least two-dimensional", a->ndim);
+    if (loom__linalg_at_least_2d(fn, a))
         return NULL;
-    }
     if (a->shape[a->ndim - 1] != a->shape[a->ndim - 2]) {
         loom__error(LOOM_ERR_INVALID, fn, "Last 2 dimensions of the array must be square");
         return NULL;
     }
-    if (linalg_dtype(fn, (loom_dtype)a->dtype, &dt))
+    if (loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt))
         return NULL;
     return dt == a->dtype ? a : loom_astype(a, dt);
 }
@@ -45,7 +47,7 @@ static loom_array *square_stack(const char *fn, loom_array *a)
 static int eigh_in_scope(const char *fn, loom_array *a, bool upper, bool vectors, loom_array **w,
                          loom_array **v)
 {
-    loom_array *x = square_stack(fn, a);
+    loom_array *x = loom__linalg_square_stack(fn, a);
     if (!x)
         return loom_last_error_code();
     loom_dtype dt = (loom_dtype)x->dtype;
@@ -118,6 +120,8 @@ loom_array *loom_linalg_eigvalsh_ex(loom_array *a, char uplo)
     static const char fn[] = "loom_linalg_eigvalsh";
     bool upper;
     loom_array *w;
+    if (!a)
+        return NULL; /* the error that made it stays */
     if (uplo_upper(fn, uplo, &upper) || eigh(fn, a, upper, false, &w, NULL))
         return NULL;
     return w;
@@ -172,7 +176,7 @@ loom_array *loom_linalg_cholesky_ex(loom_array *a, bool upper)
     if (!a)
         return NULL;
     loom_scope_begin();
-    loom_array *x = square_stack(fn, a), *c = NULL;
+    loom_array *x = loom__linalg_square_stack(fn, a), *c = NULL;
     if (x && (c = loom__node_alloc(fn, LOOM_OP_CHOLESKY, (loom_dtype)x->dtype, x->ndim,
                                    x->shape))) {
         c->device = x->device;

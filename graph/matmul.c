@@ -25,8 +25,7 @@ static void fmt_remapped(char *buf, size_t n, const loom_array *a)
         snprintf(buf + used, n - used, "newaxis,newaxis)");
 }
 
-/* NumPy's message when the batch dimensions of two matrices (ndim >= 2) do not broadcast. */
-static void batch_error(const char *fn, const loom_array *a, const loom_array *b)
+void loom__batch_error(const char *fn, const loom_array *a, const loom_array *b)
 {
     char sa[512], sb[512], ra[512], rb[512], req[64];
     fmt_remapped(ra, sizeof ra, a);
@@ -125,7 +124,7 @@ loom_array *loom__matmul_any(const char *fn, loom_array *a, loom_array *b)
     const int64_t *shapes[2] = {a->shape, b->shape};
     int64_t batch[LOOM_MAXDIMS];
     if (loom__broadcast_shapes(fn, 2, ndims, shapes, &nb, batch)) {
-        batch_error(fn, a, b);
+        loom__batch_error(fn, a, b);
         return NULL;
     }
     loom_dtype loop, dt;

@@ -266,6 +266,10 @@ const void *loom__structural_params(const loom_array *a, size_t *len)
         *len = sizeof a->param.fft;
         return &a->param.fft;
     }
+    if (a->op == LOOM_OP_LU_SOLVE) {
+        *len = sizeof a->param.lu_solve;
+        return &a->param.lu_solve;
+    }
     if (a->op == LOOM_OP_ROUND) {
         *len = sizeof a->param.round;
         return &a->param.round;

@@ -1,11 +1,15 @@
-/* np.linalg.norm for vector norms and the matrix norms that need no SVD, as compositions of
- * reductions (NumPy's own formulas). Integers and bool are read as float64 (NumPy's
- * astype(float)); float16 and bfloat16 are computed in float32 and rounded at the end. */
+/* np.linalg.norm for vector and matrix norms, as compositions of reductions (NumPy's own
+ * formulas); matrix norms of order 2, -2 and 'nuc' reduce the singular values (svdvals).
+ * Integers and bool are read as float64 (NumPy's astype(float)); float16 and bfloat16 are
+ * computed in float32 and rounded at the end, except where NumPy calls the SVD, which refuses
+ * them. */
+#include "linalg.h"
 #include "reduce.h"
 #include "ufunc.h"
 #include "views.h"
 
 #include <math.h>
+#include <string.h>
 
 static loom_array *binary(const char *fn, loom_op op, loom_array *a, loom_array *b)
 {
@@ -47,20 +51,40 @@ static loom_array *vector_norm(const char *fn, loom_array *x, double ord, uint32
                   loom_scalar(1.0 / ord));
 }
 
-/* Frobenius, or the max/min over one axis of the sums of |x| along the other. */
-static loom_array *matrix_norm(const char *fn, loom_array *x, double ord, int row, int col,
-                               bool keepdims)
+/* NumPy's _multi_svd_norm: the max (ord 2), min (ord -2) or sum (nuc) of the singular values
+ * of the matrices over axes row and col (moved last). */
+static loom_array *svd_norm(const char *fn, loom_array *x, double ord, bool nuc, int row,
+                            int col, bool keepdims)
+{
+    int nd = x->ndim, perm[LOOM_MAXDIMS], k = 0;
+    for (int i = 0; i < nd; i++)
+        if (i != row && i != col)
+            perm[k++] = i;
+    perm[k++] = row;
+    perm[k++] = col;
+    loom_array *s = loom_linalg_svdvals(loom_transpose(x, perm));
+    loom_dtype w = s ? (loom_dtype)s->dtype : LOOM_FLOAT64;
+    uint32_t last = 1u << (nd - 2);
+    loom_array *r = nuc ? loom__sum_in(fn, s, last, false, w)
+                        : extreme(fn, s, ord, last, false, w);
+    if (r && keepdims) {
+        r = loom_expand_dims(r, row < col ? row : col);
+        r = loom_expand_dims(r, row < col ? col : row);
+    }
+    return r;
+}
+
+/* Frobenius, 2, -2, nuc, or the max/min over one axis of the sums of |x| along the other. */
+static loom_array *matrix_norm(const char *fn, loom_array *x, double ord, bool nuc, int row,
+                               int col, bool keepdims)
 {
     loom_dtype w = loom__real_dtype((loom_dtype)x->dtype);
     uint32_t rows = 1u << row, cols = 1u << col;
-    if (isnan(ord))
+    if (isnan(ord) && !nuc)
         return unary(fn, LOOM_OP_SQRT,
                      loom__sum_in(fn, loom__abs2(fn, x), rows | cols, keepdims, w));
-    if (fabs(ord) == 2.0) {
-        loom__error(LOOM_ERR_UNSUPPORTED, fn,
-                    "matrix norms of order 2 and -2 need an SVD, which Loom does not have yet");
-        return NULL;
-    }
+    if (fabs(ord) == 2.0 || nuc)
+        return svd_norm(fn, x, ord, nuc, row, col, keepdims);
     if (fabs(ord) != 1.0 && !isinf(ord)) {
         loom__error(LOOM_ERR_INVALID, fn, "Invalid norm order for matrices.");
         return NULL;
@@ -72,10 +96,11 @@ static loom_array *matrix_norm(const char *fn, loom_array *x, double ord, int ro
     return keepdims ? r : loom__unkeep(fn, r, rows | cols);
 }
 
-loom_array *loom_linalg_norm(loom_array *a, double ord, const int *axes, int naxes,
-                             bool keepdims)
+/* ord: a number, or NAN for NumPy's None; named: NumPy's 'fro' (ord NAN) or 'nuc' (nuc set),
+ * which never flatten. */
+static loom_array *norm(const char *fn, loom_array *a, double ord, bool named, bool nuc,
+                        const int *axes, int naxes, bool keepdims)
 {
-    static const char fn[] = "loom_linalg_norm";
     if (!a)
         return NULL;
     int n = axes ? naxes : a->ndim, ax[2] = {0, 1};
@@ -93,14 +118,21 @@ loom_array *loom_linalg_norm(loom_array *a, double ord, const int *axes, int nax
         }
     }
     /* NumPy's ord=None without axes is the 2-norm of the flattened array, whatever its rank. */
-    bool flat = !axes && isnan(ord);
+    bool flat = !axes && isnan(ord) && !named;
     if (!flat && n != 1 && n != 2) {
         loom__error(LOOM_ERR_INVALID, fn, "Improper number of dimensions to norm.");
         return NULL;
     }
-    loom_dtype dt = (loom_dtype)a->dtype;
+    if (nuc && !flat && n == 1) {
+        loom__error(LOOM_ERR_INVALID, fn, "Invalid norm order 'nuc' for vectors");
+        return NULL;
+    }
+    loom_dtype dt = (loom_dtype)a->dtype, svd_dt;
     if (loom__is_bool(dt) || loom__is_int(dt))
         dt = LOOM_FLOAT64;
+    bool by_svd = n == 2 && !flat && (nuc || fabs(ord) == 2.0);
+    if (by_svd && loom__linalg_dtype(fn, dt, &svd_dt))
+        return NULL; /* NumPy's SVD refuses float16 */
     loom_dtype result = loom__real_dtype(dt);
     loom_scope_begin();
     loom_array *x = loom_astype(a, loom__acc_dtype(dt)), *r;
@@ -111,7 +143,31 @@ loom_array *loom_linalg_norm(loom_array *a, double ord, const int *axes, int nax
     } else if (n == 1) {
         r = vector_norm(fn, x, ord, 1u << ax[0], keepdims);
     } else {
-        r = matrix_norm(fn, x, ord, ax[0], ax[1], keepdims);
+        r = matrix_norm(fn, x, ord, nuc, ax[0], ax[1], keepdims);
     }
     return loom__scope_return(loom_astype(r, result));
+}
+
+loom_array *loom_linalg_norm(loom_array *a, double ord, const int *axes, int naxes,
+                             bool keepdims)
+{
+    static const char fn[] = "loom_linalg_norm";
+    return norm(fn, a, ord, false, false, axes, naxes, keepdims);
+}
+
+loom_array *loom_linalg_norm_str(loom_array *a, const char *ord, const int *axes, int naxes,
+                                 bool keepdims)
+{
+    static const char fn[] = "loom_linalg_norm";
+    bool nuc = ord && !strcmp(ord, "nuc"), fro = ord && !strcmp(ord, "fro");
+    int n = axes ? naxes : a ? a->ndim : 0;
+    if (a && !nuc && (!fro || n != 2) && (n == 1 || n == 2)) {
+        if (n == 2)
+            loom__error(LOOM_ERR_INVALID, fn, "Invalid norm order for matrices.");
+        else
+            loom__error(LOOM_ERR_INVALID, fn, "Invalid norm order '%s' for vectors",
+                        ord ? ord : "(null)");
+        return NULL;
+    }
+    return norm(fn, a, NAN, true, nuc, axes, naxes, keepdims);
 }

@@ -11,6 +11,11 @@
  * record one MATMUL node, integer and bool ones a broadcast product summed over k. */
 loom_array *loom__matmul_any(const char *fn, loom_array *a, loom_array *b);
 
+/* NumPy's message when the batch dimensions of two matrices (ndim >= 2) do not broadcast in
+ * a gufunc (matmul, solve): "operands could not be broadcast together with remapped shapes
+ * [original->remapped]: ...". */
+void loom__batch_error(const char *fn, const loom_array *a, const loom_array *b);
+
 /* The diagonal view of np.diagonal(a, offset, axis1, axis2) (a not NULL), errors under fn. */
 loom_array *loom__diagonal(const char *fn, loom_array *a, int64_t offset, int axis1, int axis2);
 

@@ -430,7 +430,9 @@ loom_array *loom_cumprod_dtype(loom_array *a, int axis, loom_dtype dtype);
 /* np.linalg.norm(a, ord, axis, keepdims). ord: LOOM_NORM_DEFAULT (NumPy's None: the 2-norm of
  * vectors, the Frobenius norm of matrices), INFINITY, -INFINITY or a number p. One axis (or a
  * 1-D a with axes NULL) gives vector norms; two axes (or a 2-D a with axes NULL) give the matrix
- * norms Frobenius (LOOM_NORM_DEFAULT), 1, -1, inf and -inf. */
+ * norms Frobenius (LOOM_NORM_DEFAULT), 1, -1, 2, -2 (from the singular values), inf and -inf.
+ * loom_linalg_norm_str takes NumPy's string orders, "fro" and "nuc", in the section "Linear
+ * algebra: LU family, SVD and QR". */
 #define LOOM_NORM_DEFAULT NAN
 loom_array *loom_linalg_norm(loom_array *a, double ord, const int *axes, int naxes,
                              bool keepdims);
@@ -768,6 +770,84 @@ void loom_raw_module_destroy(loom_raw_module *m);
 int loom_raw_kernel_call(loom_raw_kernel *k, const unsigned grid[3], const unsigned block[3],
                          size_t shared_mem, loom_array *const *args, int nargs,
                          const int *out_args, int nouts, loom_array **outs);
+
+/* Linear algebra: LU family, SVD and QR (docs/linalg.md)                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.linalg.inv(a) of a stack of square matrices (..., n, n). A singular matrix is reported
+ * when the result is read: LOOM_ERR_LINALG, "loom_linalg_inv: Singular matrix". */
+loom_array *loom_linalg_inv(loom_array *a);
+/* np.linalg.solve(a, b) with NumPy 2's rule: b is a stack of vectors only when it is 1-D,
+ * otherwise matrices (..., n, k); batch dimensions broadcast. Singular: as inv. */
+loom_array *loom_linalg_solve(loom_array *a, loom_array *b);
+/* np.linalg.det(a): 0 for a singular matrix (no error), 1 for 0x0 matrices. */
+loom_array *loom_linalg_det(loom_array *a);
+/* np.linalg.slogdet(a): the sign (a unit complex number for complex input; 0 when singular)
+ * and the natural log of |det| (real; -inf when singular). LOOM_OK or an error code; both
+ * outputs NULL on failure. */
+int loom_linalg_slogdet(loom_array *a, loom_array **sign, loom_array **logabsdet);
+
+/* The SVD driver (cuSOLVER routine) of loom_linalg_svd_ex. AUTO: Xgesvdp (polar
+ * decomposition, the fastest), recomputed with Xgesvd when its reported error exceeds
+ * max(m, n) eps sigma_max (rank-deficient input); the others force one routine. */
+typedef enum loom_svd_driver {
+    LOOM_SVD_AUTO = 0,
+    LOOM_SVD_GESVD,
+    LOOM_SVD_GESVDJ,
+    LOOM_SVD_GESVDP
+} loom_svd_driver;
+/* np.linalg.svd(a, full_matrices): a = u @ (s[..., None, :] * vh) for stacks (..., m, n);
+ * u (..., m, m) and vh (..., n, n) when full_matrices, else (..., m, k) and (..., k, n),
+ * k = min(m, n); s (..., k) real, descending. LOOM_OK or an error code; outputs NULL on
+ * failure. Non-convergence is reported when a result is read (LOOM_ERR_LINALG). */
+int loom_linalg_svd(loom_array *a, bool full_matrices, loom_array **u, loom_array **s,
+                    loom_array **vh);
+/* The same with NumPy's compute_uv (false: only s is computed; u and vh may be NULL) and the
+ * driver. */
+int loom_linalg_svd_ex(loom_array *a, bool full_matrices, bool compute_uv,
+                       loom_svd_driver driver, loom_array **u, loom_array **s, loom_array **vh);
+/* np.linalg.svdvals(a): the singular values only. */
+loom_array *loom_linalg_svdvals(loom_array *a);
+/* np.linalg.norm(a, ord, axis, keepdims) with NumPy's string orders: "fro" (Frobenius) and
+ * "nuc" (the sum of the singular values), matrix norms only. */
+loom_array *loom_linalg_norm_str(loom_array *a, const char *ord, const int *axes, int naxes,
+                                 bool keepdims);
+/* np.linalg.qr(a, mode) for stacks (..., m, n), k = min(m, n). mode "reduced" (NumPy's
+ * default): q (..., m, k), r (..., k, n); "complete": q (..., m, m), r (..., m, n); "r": r only
+ * (q may be NULL and is left NULL); "raw": NumPy's (h, tau) in q and r, h (..., n, m) the
+ * Householder reflectors and R as LAPACK leaves them, tau (..., k). LOOM_OK or an error code;
+ * outputs NULL on failure. */
+int loom_linalg_qr(loom_array *a, const char *mode, loom_array **q, loom_array **r);
+/* np.linalg.eig(a) of general square matrices (..., n, n) on cuSOLVER's Xgeev: eigenvalues w
+ * (..., n) and right eigenvectors v (..., n, n) (columns of unit norm), always complex
+ * (complex64 for float32 and complex64 input, complex128 otherwise; NumPy returns real arrays
+ * when every eigenvalue is real). LOOM_OK or an error code; outputs NULL on failure. */
+int loom_linalg_eig(loom_array *a, loom_array **w, loom_array **v);
+/* np.linalg.eigvals(a): the eigenvalues only. */
+loom_array *loom_linalg_eigvals(loom_array *a);
+
+/* Functions composed from the decompositions, as NumPy 2 writes them. */
+/* np.linalg.matrix_rank(a): the singular values above max(m, n) eps sigma_max, counted (int64);
+ * a of fewer than 2 dimensions: 1 unless all zero. _ex: NumPy's tol and rtol (NAN: None). */
+loom_array *loom_linalg_matrix_rank(loom_array *a);
+loom_array *loom_linalg_matrix_rank_ex(loom_array *a, double tol, double rtol);
+/* np.linalg.pinv(a) from the SVD; _ex: NumPy's rcond (NAN: its default 1e-15). */
+loom_array *loom_linalg_pinv(loom_array *a);
+loom_array *loom_linalg_pinv_ex(loom_array *a, double rcond);
+/* np.linalg.cond(a, p): p NAN (None), 2 or -2 from the singular values; 1, -1, INFINITY,
+ * -INFINITY, and "fro" or "nuc" with loom_linalg_cond_str, as norm(a) * norm(inv(a)) (a
+ * singular matrix gives inf, no error). */
+loom_array *loom_linalg_cond(loom_array *a, double p);
+loom_array *loom_linalg_cond_str(loom_array *a, const char *p);
+/* np.linalg.lstsq(a, b, rcond) (NAN: NumPy's default eps max(m, n)): a 2-D, b 1-D or 2-D;
+ * x, residuals (empty unless the rank is n and m > n), the rank and the singular values. It
+ * reads the rank (the residuals' shape depends on it), so it evaluates and waits. LOOM_OK or an
+ * error code; outputs NULL (rank 0) on failure. */
+int loom_linalg_lstsq(loom_array *a, loom_array *b, double rcond, loom_array **x,
+                      loom_array **residuals, int64_t *rank, loom_array **s);
+/* np.linalg.tensorinv(a, ind) and np.linalg.tensorsolve(a, b, axes) (axes NULL: None). */
+loom_array *loom_linalg_tensorinv(loom_array *a, int ind);
+loom_array *loom_linalg_tensorsolve(loom_array *a, loom_array *b, const int *axes, int naxes);
 
 #ifdef __cplusplus
 }

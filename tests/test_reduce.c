@@ -366,9 +366,22 @@ static void test_errors(void)
     CHECK(avg && loom_dtype_of(avg) == LOOM_FLOAT64);
 
     /* linalg_norm. */
-    CHECK_FAILS(loom_linalg_norm(a, 2.0, NULL, 0, false), "loom_linalg_norm", "SVD");
-    CHECK(loom_last_error_code() == LOOM_ERR_UNSUPPORTED);
-    CHECK_FAILS(loom_linalg_norm(a, -2.0, INTS(1, 0), 2, false), "loom_linalg_norm", "SVD");
+    /* orders 2, -2 and 'nuc' reduce the singular values (svdvals of the axes moved last) */
+    CHECK(loom_ndim(loom_linalg_norm(a, 2.0, NULL, 0, false)) == 0);
+    CHECK_SHAPE(loom_linalg_norm(f32_3d(), -2.0, INTS(2, 0), 2, true), 3, I64(1, 3, 1));
+    CHECK(loom_dtype_of(loom_linalg_norm(f32_3d(), -2.0, INTS(2, 0), 2, true)) == LOOM_FLOAT32);
+    CHECK_SHAPE(loom_linalg_norm_str(f32_3d(), "nuc", INTS(0, 1), 2, false), 1, I64(4));
+    CHECK_SHAPE(loom_linalg_norm_str(a, "fro", NULL, 0, true), 2, I64(1, 1));
+    CHECK_FAILS(loom_linalg_norm_str(a, "nuc", INTS(0), 1, false), "loom_linalg_norm",
+                "Invalid norm order 'nuc' for vectors");
+    CHECK_FAILS(loom_linalg_norm_str(a, "foo", NULL, 0, false), "loom_linalg_norm",
+                "Invalid norm order for matrices.");
+    CHECK_FAILS(loom_linalg_norm_str(f32_3d(), "fro", NULL, 0, false), "loom_linalg_norm",
+                "Improper number of dimensions to norm.");
+    CHECK_FAILS(loom_linalg_norm(a, 0.0, NULL, 0, false), "loom_linalg_norm",
+                "Invalid norm order for matrices.");
+    CHECK_FAILS(loom_linalg_norm(oracle_array(LOOM_FLOAT16, 2, I64(2, 2)), 2.0, NULL, 0, false),
+                "loom_linalg_norm", "array type float16 is unsupported in linalg");
     CHECK_FAILS(loom_linalg_norm(a, 3.0, NULL, 0, false), "loom_linalg_norm",
                 "Invalid norm order for matrices.");
     CHECK_FAILS(loom_linalg_norm(a, 1.0, INTS(0, -2), 2, false), "loom_linalg_norm",
