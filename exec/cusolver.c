@@ -412,12 +412,19 @@ static int svd_batched(const char *fn, device_solver *d, int device, cudaStream_
     cusolverEigMode_t jobz = svd_jobz(e);
     bool reduced_u = e->vectors && !e->full && e->rows > e->cols;
     int rc = gesvdj_info(fn, d);
-    loom_buffer *full_u = NULL;
-    if (rc == LOOM_OK && reduced_u &&
+    /* U and V are written even without vectors: scratch then (and for a reduced U) */
+    loom_buffer *full_u = NULL, *scratch_v = NULL;
+    if (rc == LOOM_OK && (reduced_u || !e->vectors) &&
         !(full_u = loom__buffer_alloc(fn, (size_t)(e->batch * e->rows * e->rows) * item, device,
                                       NULL)))
         rc = loom_last_error_code();
-    void *u = reduced_u ? full_u->ptr : (void *)U;
+    if (rc == LOOM_OK && !e->vectors &&
+        !(scratch_v = loom__buffer_alloc(fn, (size_t)(e->batch * e->cols * e->cols) * item,
+                                         device, NULL)))
+        rc = loom_last_error_code();
+    void *u = full_u ? full_u->ptr : (void *)U;
+    if (scratch_v)
+        V = scratch_v->ptr;
     cusolverStatus_t s = CUSOLVER_STATUS_SUCCESS;
     if (rc == LOOM_OK) {
         LOOM__TYPED_CALL(s, e->dtype, cusolverDn, gesvdjBatched_bufferSize,
@@ -444,6 +451,7 @@ static int svd_batched(const char *fn, device_solver *d, int device, cudaStream_
                               fn, "copying singular vectors");
     }
     loom__buffer_release(full_u);
+    loom__buffer_release(scratch_v);
     return rc;
 }
 

@@ -178,7 +178,7 @@ static void check_numpy_values(void)
     /* a permutation: sign -1, log|det| 0 */
     static const double P[4] = {0, 1, 1, 0};
     loom_array *s, *l;
-    CHECK_EQ_INT(loom_linalg_slogdet(loom_asarray(P, LOOM_FLOAT32, 2, (int64_t[]){2, 2}), &s, &l),
+    CHECK_EQ_INT(loom_linalg_slogdet(loom_asarray(P, LOOM_FLOAT64, 2, (int64_t[]){2, 2}), &s, &l),
                  LOOM_OK);
     double sv = 0, lv = 1;
     CHECK(loom_item(s, &sv) == LOOM_OK && sv == -1);
