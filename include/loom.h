@@ -686,6 +686,23 @@ int loom_fft_plan_cache_get_size(void);
 int loom_fft_plan_cache_count(void);
 void loom_fft_plan_cache_clear(void);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Rolls and FFT shifts (docs/fft.md): index maps computed by consumers' kernels, never copies  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.roll(a, shift, axis): element i of the result is a's element (i - shift) mod n along axis;
+ * axis LOOM_AXIS_NONE rolls the flattened array and keeps a's shape. */
+loom_array *loom_roll(loom_array *a, int64_t shift, int axis);
+/* np.roll with sequences: shifts broadcast against axes as NumPy does (equal lengths, or one
+ * of them 1); a repeated axis adds its shifts. axes NULL: the flattened array, every shift
+ * applied to it. */
+loom_array *loom_roll_axes(loom_array *a, const int64_t *shifts, int nshifts, const int *axes,
+                           int naxes);
+/* np.fft.fftshift / ifftshift over axes (NULL: every axis): a roll by n/2 (ifftshift: -(n/2))
+ * along each. */
+loom_array *loom_fft_fftshift(loom_array *a, const int *axes, int naxes);
+loom_array *loom_fft_ifftshift(loom_array *a, const int *axes, int naxes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 /* numpy.fft on the GPU: results against NumPy's (tests/data/fft_values.txt, written by
  * tools/gen_fft_cases.py) in complex128/float64 and complex64/float32, fused and with
- * LOOM_FUSE=0; round trips ifft(fft(x)) and irfft(rfft(x), n) for lengths 1, 2, 17, 1009 and
+ * LOOM_FUSE=0 (fftshift and ifftshift of results included); round trips ifft(fft(x)) and irfft(rfft(x), n) for lengths 1, 2, 17, 1009 and
  * powers of two up to 2^24; non-contiguous inputs; the plan cache's hits, misses and eviction.
  * Tolerances scale with log2 n. Reports SKIP (77) without a device. */
 #include "../check.h"
@@ -108,6 +108,14 @@ static void numpy_values(loom_dtype cdt, loom_dtype rdt, double eps)
     compare("irfftn_s6_32", loom_fft_irfftn(c, (int64_t[]){6, 32}, NULL, 2, NULL), eps, 6 * 32);
     compare("fftn_repeated", loom_fft_fftn(c, NULL, (int[]){0, 0}, 2, NULL), eps, ROWS * ROWS);
     compare("fft_transposed", loom_fft_fft(loom_transpose(c, NULL), -1, -1, NULL), eps, ROWS);
+    /* shifts read the transform's result at the rolled index, fused into consumers */
+    compare("fftshift_fft2", loom_fft_fftshift(loom_fft_fft2(c, NULL, NULL, NULL), NULL, 0), eps,
+            ROWS * COLS);
+    compare("ifftshift_power_rfft_axis0",
+            loom_square(loom_abs(loom_fft_ifftshift(loom_fft_rfft(r, -1, 0, NULL), (int[]){0}, 1))),
+            2 * eps, ROWS);
+    compare("fftshift_ifft_ortho_last",
+            loom_fft_fftshift(loom_fft_ifft(c, -1, -1, "ortho"), (int[]){-1}, 1), eps, COLS);
     loom_scope_end();
 }
 

@@ -1,0 +1,161 @@
+#define _POSIX_C_SOURCE 200809L
+/* Rolls on the GPU: every case of NumPy's table (tests/data/roll_cases.txt, written by
+ * tools/gen_roll_cases.py) evaluated through the generated kernels, fused and with LOOM_FUSE=0,
+ * in int64 (exact), then the table's fused programs (rolls of elementwise expressions,
+ * expressions of rolls, a roll read at two indices, a roll of a transposed view, of a generator,
+ * of a sliced view, under a reduction). Every value must equal NumPy's. Reports SKIP (77)
+ * without a device. */
+#include "../check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int read_ints(char **at, int count, int64_t *out)
+{
+    for (int i = 0; i < count; i++) {
+        char *end;
+        out[i] = strtoll(*at, &end, 10);
+        if (end == *at)
+            return -1;
+        *at = end;
+    }
+    return 0;
+}
+
+/* Compares y's values (read as int64) with the table's list at `want`. */
+static void compare(const char *what, loom_array *y, const char *want)
+{
+    int64_t ref[64], n = 0;
+    char *at = (char *)want;
+    while (n < 64) {
+        char *end;
+        long long v = strtoll(at, &end, 10);
+        if (end == at)
+            break;
+        ref[n++] = v;
+        at = end;
+    }
+    int64_t got[64];
+    bool ok = y && loom_size(y) == n;
+    if (ok && n > 0) {
+        loom_scope_begin();
+        ok = loom_get(loom_astype(y, LOOM_INT64), got, (size_t)n * sizeof *got) == LOOM_OK;
+        loom_scope_end();
+    }
+    for (int64_t i = 0; ok && i < n; i++)
+        ok = got[i] == ref[i];
+    if (!ok)
+        fprintf(stderr, "%s: %s\n", what, loom_last_error());
+    CHECK(ok);
+}
+
+static loom_array *table_case(char *line, const char **want)
+{
+    char func[16], *at = line;
+    int used;
+    sscanf(at, "%15s%n", func, &used);
+    at += used;
+    int64_t nd, shape[8], nshift, shift[8], naxes, ax64[8];
+    int axes[8] = {0};
+    read_ints(&at, 1, &nd);
+    read_ints(&at, (int)nd, shape);
+    read_ints(&at, 1, &nshift);
+    read_ints(&at, (int)nshift, shift);
+    read_ints(&at, 1, &naxes);
+    if (naxes > 0)
+        read_ints(&at, (int)naxes, ax64);
+    for (int i = 0; i < naxes; i++)
+        axes[i] = (int)ax64[i];
+    *want = strstr(at, "=> OK") + 5;
+    int64_t size = 1;
+    for (int i = 0; i < nd; i++)
+        size *= shape[i];
+    int64_t *data = malloc((size_t)(size ? size : 1) * sizeof *data);
+    for (int64_t i = 0; i < size; i++)
+        data[i] = i;
+    loom_array *a = loom_asarray(data, LOOM_INT64, (int)nd, shape);
+    free(data);
+    if (strcmp(func, "roll") == 0) {
+        if (nshift == 1 && naxes <= 1)
+            return loom_roll(a, shift[0], naxes < 0 ? LOOM_AXIS_NONE : axes[0]);
+        return loom_roll_axes(a, shift, (int)nshift, naxes < 0 ? NULL : axes, (int)naxes);
+    }
+    if (strcmp(func, "fftshift") == 0)
+        return loom_fft_fftshift(a, naxes < 0 ? NULL : axes, (int)naxes);
+    return loom_fft_ifftshift(a, naxes < 0 ? NULL : axes, (int)naxes);
+}
+
+static loom_array *program(const char *name)
+{
+    int64_t data[30], shape[2] = {5, 6};
+    for (int i = 0; i < 30; i++)
+        data[i] = i;
+    loom_array *a = loom_asarray(data, LOOM_INT64, 2, shape);
+    loom_array *ten = loom_scalar_typed(10, LOOM_INT64);
+    if (strcmp(name, "fftshift_abs") == 0)
+        return loom_fft_fftshift(loom_abs(loom_subtract(a, ten)), NULL, 0);
+    if (strcmp(name, "abs_fftshift") == 0)
+        return loom_abs(loom_subtract(loom_fft_fftshift(a, NULL, 0), ten));
+    if (strcmp(name, "roll_twice_plus") == 0)
+        return loom_add(a, loom_roll(loom_multiply(loom_roll(a, 5, LOOM_AXIS_NONE),
+                                                   loom_scalar_typed(2, LOOM_INT64)), 3, 0));
+    if (strcmp(name, "roll_transposed") == 0)
+        return loom_roll(loom_transpose(a, NULL), 2, 1);
+    if (strcmp(name, "roll_minus_self") == 0)
+        return loom_subtract(loom_roll(a, 1, 0), a);
+    if (strcmp(name, "sum_of_roll") == 0)
+        return loom_sum(loom_multiply(loom_roll(a, 2, 1), loom_arange(0, 6, 1, LOOM_INT64)),
+                        (int[]){1}, 1, false);
+    if (strcmp(name, "roll_of_arange") == 0)
+        return loom_roll(loom_reshape(loom_arange(0, 30, 1, LOOM_INT64), 2, shape), 4,
+                         LOOM_AXIS_NONE);
+    if (strcmp(name, "ifftshift_sliced") == 0)
+        return loom_fft_ifftshift(loom_multiply(loom_slice(loom_slice(a, 0, 1, LOOM_NONE, 1), 1,
+                                                           LOOM_NONE, LOOM_NONE, 2),
+                                                loom_scalar_typed(3, LOOM_INT64)),
+                                  NULL, 0);
+    return NULL;
+}
+
+static void run_table(bool fuse)
+{
+    setenv("LOOM_FUSE", fuse ? "1" : "0", 1);
+    FILE *f = fopen(LOOM_TEST_DATA "/roll_cases.txt", "r");
+    CHECK(f != NULL);
+    char line[2048];
+    int cases = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || strstr(line, "=> ERR"))
+            continue;
+        line[strcspn(line, "\n")] = 0;
+        loom_scope_begin();
+        const char *want;
+        loom_array *y;
+        if (strncmp(line, "prog ", 5) == 0) {
+            char name[64];
+            sscanf(line + 5, "%63s", name);
+            want = strstr(line, "=> OK") + 5;
+            y = program(name);
+        } else {
+            y = table_case(line, &want);
+        }
+        compare(line, y, want);
+        loom_scope_end();
+        cases++;
+    }
+    if (f)
+        fclose(f);
+    CHECK(cases > 40);
+    unsetenv("LOOM_FUSE");
+}
+
+int main(void)
+{
+    if (loom_device_count() <= 0) {
+        printf("gpu_test_roll: no CUDA device, skipped\n");
+        return 77;
+    }
+    run_table(true);
+    run_table(false);
+    return check_summary("gpu_test_roll");
+}
