@@ -233,6 +233,48 @@ static void test_plans(void)
     CHECK(p && p->nsteps == 3 && count(p, LOOM_STEP_KERNEL) == 2 && p->steps[1].kind == LOOM_STEP_LIBRARY);
     loom__plan_free(p);
 
+    /* The norm's scale costs no pass of its own where the transform copies its input anyway:
+     * irfft's default 1/n and a padded ifft scale the input copy (one kernel, then cuFFT), and
+     * so does a user's real scale of a padded transform; with a consumer the scale fuses into
+     * the consumer's kernel as before. */
+    p = test_plan((loom_array *[]){loom_fft_irfft(c, -1, -1, NULL)}, 1, true);
+    CHECK(p && p->nsteps == 2 && p->steps[0].kind == LOOM_STEP_KERNEL &&
+          strstr(p->steps[0].kernel.source, "*= (float)p9") &&
+          fft_step(p, 0) == &p->steps[1] && fft_step(p, 0)->lib.args.fft.type == LOOM_FFT_C2R);
+    loom__plan_free(p);
+    p = test_plan((loom_array *[]){loom_fft_ifft(c, 64, -1, "ortho")}, 1, true);
+    CHECK(p && p->nsteps == 2 && count(p, LOOM_STEP_KERNEL) == 1 && fft_step(p, 0) == &p->steps[1]);
+    loom__plan_free(p);
+    p = test_plan((loom_array *[]){loom_mul_scalar(loom_fft_rfft(r, 50, -1, NULL), 2.0)}, 1, true);
+    CHECK(p && p->nsteps == 2 && count(p, LOOM_STEP_KERNEL) == 1);
+    loom__plan_free(p);
+    /* along axis 0 too (the scale is applied before the result's axes move back): the
+     * transposed input written to memory, the scaled copy, cuFFT, then abs alone */
+    p = test_plan((loom_array *[]){loom_abs(loom_fft_irfft(c, -1, 0, "ortho"))}, 1, true);
+    CHECK(p && p->nsteps == 4 && count(p, LOOM_STEP_LIBRARY) == 1 && count(p, LOOM_STEP_COPY) == 0 &&
+          strcmp(p->steps[3].kernel.summary, "absolute") == 0);
+    loom__plan_free(p);
+    /* LOOM_FUSE=0 keeps the scale a kernel of its own; a complex or strong float64 scale, and a
+     * transform read in place, are not folded (no copy to fold into) */
+    p = test_plan((loom_array *[]){loom_fft_irfft(c, -1, -1, NULL)}, 1, false);
+    CHECK(p && p->nsteps == 3 && p->steps[0].kind == LOOM_STEP_COPY);
+    loom__plan_free(p);
+    p = test_plan((loom_array *[]){loom_multiply(loom_fft_fft(c, 64, -1, NULL),
+                                                 loom_scalar_complex(0, 1))}, 1, true);
+    CHECK(p && p->nsteps == 3);
+    loom__plan_free(p);
+    p = test_plan((loom_array *[]){loom_fft_ifft(c, -1, -1, NULL)}, 1, true);
+    CHECK(p && p->nsteps == 2 && p->steps[0].kind == LOOM_STEP_LIBRARY);
+    loom__plan_free(p);
+    CHECK_EQ_INT(test_compile_plan((loom_array *[]){loom_fft_irfft(c, -1, -1, NULL)}, 1, true, false), 2);
+    CHECK_EQ_INT(test_compile_plan((loom_array *[]){loom_fft_ifft(c, 64, -1, NULL)}, 1, true, false), 2);
+    /* a cast, the transposed crop copied, the scaled copy, cuFFT, the result transposed */
+    CHECK_EQ_INT(test_compile_plan((loom_array *[]){loom_fft_irfft(loom_astype(c, LOOM_COMPLEX128), 20, 0, NULL)},
+                                   1, true, false), 5);
+    /* a cast, the scaled padding, cuFFT */
+    CHECK_EQ_INT(test_compile_plan((loom_array *[]){loom_fft_rfft(loom_astype(r, LOOM_FLOAT64), 50, -1, "forward")},
+                                   1, true, false), 3);
+
     /* A strided view cuFFT cannot describe (every other element of a transposed input) is
      * written to memory first. */
     loom_array *odd = loom_slice(loom_transpose(c, NULL), 1, 0, LOOM_NONE, 2);

@@ -100,6 +100,8 @@ def values():
         ("fftshift_fft2", F.fftshift(F.fft2(c))),
         ("ifftshift_power_rfft_axis0", np.abs(F.ifftshift(F.rfft(r, axis=0), axes=0)) ** 2),
         ("fftshift_ifft_ortho_last", F.fftshift(F.ifft(c, norm="ortho"), axes=-1)),
+        ("ifft_pad24_ortho", F.ifft(c, 24, norm="ortho")),
+        ("rfft_pad40_axis0_forward", F.rfft(r, 40, 0, norm="forward")),
     ]
     path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "fft_values.txt")
     with open(path, "w") as fh:

@@ -108,6 +108,9 @@ static void numpy_values(loom_dtype cdt, loom_dtype rdt, double eps)
     compare("irfftn_s6_32", loom_fft_irfftn(c, (int64_t[]){6, 32}, NULL, 2, NULL), eps, 6 * 32);
     compare("fftn_repeated", loom_fft_fftn(c, NULL, (int[]){0, 0}, 2, NULL), eps, ROWS * ROWS);
     compare("fft_transposed", loom_fft_fft(loom_transpose(c, NULL), -1, -1, NULL), eps, ROWS);
+    /* the norm's scale folded into the zero-padding copy */
+    compare("ifft_pad24_ortho", loom_fft_ifft(c, 24, -1, "ortho"), eps, 24);
+    compare("rfft_pad40_axis0_forward", loom_fft_rfft(r, 40, 0, "forward"), eps, 40);
     /* shifts read the transform's result at the rolled index, fused into consumers */
     compare("fftshift_fft2", loom_fft_fftshift(loom_fft_fft2(c, NULL, NULL, NULL), NULL, 0), eps,
             ROWS * COLS);
