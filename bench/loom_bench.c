@@ -4,7 +4,8 @@
  * workload in the peers' format; bench/compare.py builds the table.
  *   loom_bench [workload ...]      (chain scale mse softmax layernorm rownorm sum_full sum_cols
  *                                   small64 ones2GB randn64M x_plus_randn matmul32 matmul64_10k
- *                                   matmul_relu_bias bmm64 compile disk_load)
+ *                                   matmul_relu_bias bmm64 fft16M fft_rows_scale rfft_power
+ *                                   compile disk_load)
  * sum_full and sum_cols have no peer; compare.py shows them against the copy limit only (issue 4:
  * within 10% and 15% of it). The matmuls are compute-bound (0 effective bytes, GB/s printed as
  * nan) except bmm64, whose 64x64 products are memory-bound; compare.py adds their TFLOP/s.
@@ -14,6 +15,7 @@
 #include "fuser/plan.h"
 #include "loom.h"
 
+#include <math.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +183,39 @@ static loom_array *random_input(int64_t n, double start, int64_t rows)
                     : random_array(LOOM_FLOAT32, 1, &n, start);
 }
 
+/* complex64 re + i im, both parts random_array's, with the given shape (made outside any
+ * scope, like random_array) */
+static loom_array *random_complex(int ndim, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++)
+        n *= shape[d];
+    loom_array *re = random_array(LOOM_FLOAT32, ndim, shape, 0);
+    loom_array *im = random_array(LOOM_FLOAT32, ndim, shape, (double)n);
+    loom_array *cre = loom_astype(re, LOOM_COMPLEX64), *cim = loom_astype(im, LOOM_COMPLEX64);
+    loom_array *i = loom_scalar_complex(0, 1), *t = loom_multiply(cim, i);
+    loom_array *z = loom_add(cre, t);
+    loom_array *parts[] = {re, im, cre, cim, i, t};
+    for (size_t k = 0; k < sizeof parts / sizeof *parts; k++)
+        loom_release(parts[k]);
+    loom_eval(z);
+    return z;
+}
+
+static loom_array *fft16m(loom_array *const *in) { return loom_fft_fft(in[0], -1, -1, NULL); }
+
+/* fft(x, axis=1) * 2 */
+static loom_array *fft_rows_scale(loom_array *const *in)
+{
+    return loom_mul_scalar(loom_fft_fft(in[0], -1, 1, NULL), 2.0);
+}
+
+/* abs(rfft(x * w, axis=1))**2, w a window along the rows */
+static loom_array *rfft_power(loom_array *const *in)
+{
+    return loom_square(loom_abs(loom_fft_rfft(loom_multiply(in[0], in[1]), -1, 1, NULL)));
+}
+
 static loom_array *matmul(loom_array *const *in) { return loom_matmul(in[0], in[1]); }
 
 /* relu(a @ b + bias), relu as maximum(x, 0) */
@@ -204,6 +239,40 @@ static int bench_matmul(const char *name, loom_dtype dt, int ndim, const int64_t
                   : failed(name);
     for (int i = 0; i < 3; i++)
         loom_release(in[i]);
+    return bad;
+}
+
+static bool wanted(int argc, char **argv, const char *name);
+
+/* The FFT workloads of the peers' library script (fft16M is CuPy's, in peer_bench.py). */
+static int bench_fft(int argc, char **argv)
+{
+    int bad = 0;
+    if (wanted(argc, argv, "fft16M")) {
+        loom_array *x = random_complex(1, (int64_t[]){1 << 24});
+        bad |= x ? time_workload("fft16M", fft16m, &x, 16.0 * (1 << 24)) : failed("fft16M");
+        loom_release(x);
+    }
+    const int64_t sq[2] = {4096, 4096};
+    if (wanted(argc, argv, "fft_rows_scale")) {
+        loom_array *x = random_complex(2, sq);
+        bad |= x ? time_workload("fft_rows_scale", fft_rows_scale, &x, 16.0 * 4096 * 4096)
+                 : failed("fft_rows_scale");
+        loom_release(x);
+    }
+    if (wanted(argc, argv, "rfft_power")) {
+        /* np.hanning(4096) as float32, made on the host as the peers do */
+        static float hann[4096];
+        for (int i = 0; i < 4096; i++)
+            hann[i] = (float)(0.5 - 0.5 * cos(2.0 * 3.14159265358979323846 * i / 4095.0));
+        loom_array *in[2] = {random_array(LOOM_FLOAT32, 2, sq, 0),
+                             loom_asarray(hann, LOOM_FLOAT32, 1, &sq[1])};
+        bad |= in[0] && in[1] && loom_eval(in[1]) == LOOM_OK
+                   ? time_workload("rfft_power", rfft_power, in, 4.0 * 4096 * (4096 + 1 + 2049))
+                   : failed("rfft_power");
+        loom_release(in[0]);
+        loom_release(in[1]);
+    }
     return bad;
 }
 
@@ -338,6 +407,7 @@ int main(int argc, char **argv)
         bad |= bench_matmul("matmul_relu_bias", LOOM_FLOAT32, 2, (int64_t[]){ROWS, ROWS}, true, 0);
     if (wanted(argc, argv, "bmm64")) /* reads a and b, writes the product: 3 x 4 bytes each */
         bad |= bench_matmul("bmm64", LOOM_FLOAT32, 3, (int64_t[]){4096, 64, 64}, false, 12.0 * 4096 * 64 * 64);
+    bad |= bench_fft(argc, argv);
     if (wanted(argc, argv, "compile"))
         bad |= bench_compile();
     return bad;
