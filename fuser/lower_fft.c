@@ -5,7 +5,8 @@
  * memory first. Two cases always read a contiguous copy: zero-padding (a generated kernel
  * writes the padded input) and complex-to-real transforms (cuFFT overwrites their input).
  * A real scalar multiplying the result (the norm's scale) is folded into that copy, scaling the
- * input instead: the transform is linear, so only rounding differs. */
+ * input instead: the transform is linear, so only rounding differs. Where there is no copy, a
+ * cuFFT store callback may apply it, where the decision table says it wins. */
 #include "emit.h"
 #include "lower.h"
 
@@ -196,7 +197,8 @@ static int pad_kernel(const char *fn, const loom_walk *w, loom_plan_builder *b, 
 static const char *type_names[] = {"c2c", "r2c", "c2r"};
 
 /* The steps of FFT node f writing buffer out; scale: a real scalar multiplying the result,
- * applied to the input copy, or NULL. nodes: what the cuFFT step computes, for DOT. */
+ * applied to the input copy or, when the transform makes none, by a store callback; or NULL.
+ * nodes: what the cuFFT step computes, for DOT. */
 static int lower_node(const char *fn, loom_plan_builder *b, const loom_walk *w,
                       const loom_array *f, int out, const loom_array *scale,
                       const loom_array *const *nodes, int nnodes)
@@ -220,6 +222,8 @@ static int lower_node(const char *fn, loom_plan_builder *b, const loom_walk *w,
     }
     l.ostride = 1;
     l.odist = ospan;
+    l.store_scale = scale && !needs_copy(f);
+    l.scale = l.store_scale ? scale->param.value.re : 0.0;
 
     size_t item = loom_dtype_size((loom_dtype)a->dtype), in_offset = 0;
     int in_buf;
@@ -277,7 +281,10 @@ static int lower_node(const char *fn, loom_plan_builder *b, const loom_walk *w,
         at += snprintf(summary + at, sizeof summary - (size_t)at, "%s%lld", k ? "," : "",
                        (long long)l.n[k]);
     snprintf(summary + at, sizeof summary - (size_t)at, ") x %lld%s%s", (long long)batch,
-             strided ? ", input read in place" : "", scale ? ", scale folded into the input copy" : "");
+             strided ? ", input read in place" : "",
+             l.store_scale ? ", scale in a store callback"
+             : scale       ? ", scale folded into the input copy"
+                           : "");
     return loom__step_describe(b, fn, step, summary, nodes, nnodes);
 }
 
@@ -327,8 +334,22 @@ static int lower_scaled(const char *fn, loom_plan_builder *b, const loom_walk *w
 static const loom_lowering scaled = {LOOM_PLACE_ALONE, scaled_inputs_in_memory, lower_scaled,
                                      NULL};
 
+/* Whether a store callback applies the scale of f's result: no input copy to fold it into,
+ * a complex result, and the decision table says it beats a kernel after the transform. */
+static bool callback_wins(const loom_walk *w, const loom_array *f)
+{
+    const loom_array *a = f->inputs[0];
+    int64_t batch = 1;
+    for (int i = 0; i < a->ndim - (int)f->param.fft.rank; i++)
+        batch *= a->shape[i];
+    return f->param.fft.type != LOOM_FFT_C2R &&
+           loom__fft_callback_wins(w->options ? w->options->fft_callbacks : 0,
+                                   (int)f->param.fft.type, a->dtype, batch);
+}
+
 /* The FFT's one consumer multiplies it by a real scalar in its own dtype, and the transform
- * copies its input anyway (zero-padding, complex-to-real): the scale is applied in that copy. */
+ * copies its input anyway (zero-padding, complex-to-real): the scale is applied in that copy;
+ * or it makes none and a store callback wins. */
 static const loom_lowering *epilogue(const loom_walk *w, int consumer)
 {
     const loom_array *y = w->v[consumer].node, *scale, *f = scaled_fft(y, &scale);
@@ -336,7 +357,8 @@ static const loom_lowering *epilogue(const loom_walk *w, int consumer)
         return NULL;
     const loom_walk_node *fv = &w->v[loom__walk_at(w, f)];
     bool sole = fv->nconsumers == 1 && !fv->requested;
-    return sole && y->dtype == f->dtype && y->cdtype == f->dtype && needs_copy(f) ? &scaled : NULL;
+    bool foldable = needs_copy(f) || callback_wins(w, f);
+    return sole && y->dtype == f->dtype && y->cdtype == f->dtype && foldable ? &scaled : NULL;
 }
 
 const loom_lowering loom__lower_fft = {LOOM_PLACE_ALONE, inputs_in_memory, lower, epilogue};

@@ -16,7 +16,8 @@ void loom__set_epilogue_probe(bool (*probe)(int device, const struct loom_gemm_a
 
 loom_fuse_options loom__fuse_options_default(void)
 {
-    const char *env = getenv("LOOM_FUSE"), *lt = getenv("LOOM_LT_EPILOGUE");
+    const char *env = getenv("LOOM_FUSE"), *lt = getenv("LOOM_LT_EPILOGUE"),
+               *cb = getenv("LOOM_FFT_CALLBACKS");
     loom_fuse_options o = {
         .fuse = !(env && strcmp(env, "0") == 0),
         .max_ops = 256,
@@ -24,6 +25,7 @@ loom_fuse_options loom__fuse_options_default(void)
         .chain_depth = 64,
         .epilogue_wins = atomic_load(&epilogue_probe),
         .lt_epilogue = lt && strcmp(lt, "1") == 0 ? 1 : lt && strcmp(lt, "0") == 0 ? 0 : -1,
+        .fft_callbacks = cb && strcmp(cb, "1") == 0 ? 1 : cb && strcmp(cb, "0") == 0 ? 0 : -1,
     };
     return o;
 }

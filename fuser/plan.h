@@ -163,7 +163,17 @@ typedef struct loom_fft_args {
     int rank;
     int64_t n[3], inembed[3], onembed[3];
     int64_t istride, idist, ostride, odist, batch;
+    /* A store callback multiplies each element of the result by scale (docs/fft.md). */
+    bool store_scale;
+    double scale;
 } loom_fft_args;
+
+/* The CUDA C++ source (malloc'd) of a's store callback, its function's name into name; NULL
+ * when memory runs out (fuser/fft_callback.c). */
+char *loom__fft_store_callback(const loom_fft_args *a, char *name, size_t name_len);
+/* Whether a store callback beats cuFFT plus a kernel for this transform type, input dtype and
+ * batch: the measured table (setting -1), every batched transform (1) or never (0). */
+bool loom__fft_callback_wins(int setting, int type, int dtype, int64_t batch);
 
 #define LOOM_LIB_MAX_BUFFERS 4
 
@@ -251,6 +261,7 @@ typedef struct loom_fuse_options {
      * on device: a measured probe (exec/cublaslt.c), whose answers are cached. NULL: never. */
     bool (*epilogue_wins)(int device, const struct loom_gemm_args *g);
     int lt_epilogue;    /* LOOM_LT_EPILOGUE: 1 always use it, 0 never, -1 (unset) ask the probe */
+    int fft_callbacks;  /* LOOM_FFT_CALLBACKS: 1 batched transforms, 0 never, -1 the table */
 } loom_fuse_options;
 
 /* The probe loom__fuse_options_default puts in epilogue_wins (exec registers it). */

@@ -284,11 +284,66 @@ static void test_plans(void)
     loom_scope_end();
 }
 
+/* cuFFT store callbacks: the source compiles to LTO-IR with NVRTC; the decision table is off
+ * until measured, LOOM_FFT_CALLBACKS=1 turns it on for batched transforms, and the scale then
+ * costs no kernel. */
+static void test_callbacks(void)
+{
+    for (int dbl = 0; dbl < 2; dbl++) {
+        loom_fft_args a = {.type = LOOM_FFT_C2C, .dtype = dbl ? LOOM_COMPLEX128 : LOOM_COMPLEX64,
+                           .store_scale = true, .scale = 1.0 / 3.0};
+        char name[64];
+        char *src = loom__fft_store_callback(&a, name, sizeof name);
+        CHECK(src && strncmp(name, "loom_fftcb_", 11) == 0 && strstr(src, name) &&
+              !strstr(src, "extern \"C\"") && strstr(src, dbl ? "double2 element" : "float2 element"));
+        void *ltoir = NULL;
+        size_t size = 0;
+        CHECK_EQ_INT(loom__compile_to_ltoir("test", name, src, "sm_90", &ltoir, &size), 0);
+        CHECK(ltoir && size > 0);
+        free(ltoir);
+        free(src);
+    }
+    unsetenv("LOOM_FFT_CALLBACKS");
+    CHECK(loom__fuse_options_default().fft_callbacks == -1 &&
+          !loom__fft_callback_wins(-1, LOOM_FFT_C2C, LOOM_COMPLEX64, 4096));
+    setenv("LOOM_FFT_CALLBACKS", "1", 1);
+    CHECK(loom__fuse_options_default().fft_callbacks == 1 &&
+          loom__fft_callback_wins(1, LOOM_FFT_C2C, LOOM_COMPLEX64, 4096) &&
+          !loom__fft_callback_wins(1, LOOM_FFT_C2C, LOOM_COMPLEX64, 1));
+
+    loom_scope_begin();
+    loom_array *c = test_input(2, (int64_t[]){64, 48}, LOOM_COMPLEX64);
+    loom_plan *p = test_plan((loom_array *[]){loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 2.0)}, 1, true);
+    CHECK(p && p->nsteps == 1 && p->steps[0].lib.args.fft.store_scale &&
+          p->steps[0].lib.args.fft.scale == 2.0);
+    loom__plan_free(p);
+    p = test_plan((loom_array *[]){loom_fft_ifft(c, -1, -1, NULL)}, 1, true);
+    CHECK(p && p->nsteps == 1 && fft_step(p, 0)->lib.args.fft.store_scale &&
+          fft_step(p, 0)->lib.args.fft.scale == 1.0 / 48);
+    loom__plan_free(p);
+    /* along axis 0 the scale follows the view that moves the axes back: a kernel still */
+    p = test_plan((loom_array *[]){loom_fft_ifft(c, -1, 0, NULL)}, 1, true);
+    CHECK(p && p->nsteps == 2 && !fft_step(p, 0)->lib.args.fft.store_scale);
+    loom__plan_free(p);
+    /* one transform (batch 1) and complex-to-real results keep the kernel */
+    loom_array *v = test_input(1, (int64_t[]){48}, LOOM_COMPLEX64);
+    p = test_plan((loom_array *[]){loom_fft_ifft(v, -1, 0, NULL)}, 1, true);
+    CHECK(p && p->nsteps == 2 && !fft_step(p, 0)->lib.args.fft.store_scale);
+    loom__plan_free(p);
+    setenv("LOOM_FFT_CALLBACKS", "0", 1);
+    p = test_plan((loom_array *[]){loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 2.0)}, 1, true);
+    CHECK(p && p->nsteps == 2 && !fft_step(p, 0)->lib.args.fft.store_scale);
+    loom__plan_free(p);
+    unsetenv("LOOM_FFT_CALLBACKS");
+    loom_scope_end();
+}
+
 int main(void)
 {
     test_numpy_table();
     test_errors();
     test_freq_shapes();
     test_plans();
+    test_callbacks();
     return check_summary("test_fft");
 }

@@ -102,6 +102,8 @@ def values():
         ("fftshift_ifft_ortho_last", F.fftshift(F.ifft(c, norm="ortho"), axes=-1)),
         ("ifft_pad24_ortho", F.ifft(c, 24, norm="ortho")),
         ("rfft_pad40_axis0_forward", F.rfft(r, 40, 0, norm="forward")),
+        ("fft_last_times2", F.fft(c) * 2), ("fft_last_times3", F.fft(c) * 3),
+        ("ifft_last", F.ifft(c)),
     ]
     path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "fft_values.txt")
     with open(path, "w") as fh:
