@@ -7,6 +7,7 @@
 #include "check.h"
 #include "inputs.h"
 #include "plans.h"
+#include "read_ints.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,18 +51,6 @@ static loom_array *call(const char *func, loom_array *a, int ns, const int64_t *
             return two[i].f(a, ns < 0 ? NULL : s, na < 0 ? NULL : axes, norm);
         }
     return NULL;
-}
-
-static int read_ints(char **at, int count, int64_t *out)
-{
-    for (int i = 0; i < count; i++) {
-        char *end;
-        out[i] = strtoll(*at, &end, 10);
-        if (end == *at)
-            return -1;
-        *at = end;
-    }
-    return 0;
 }
 
 static void test_numpy_table(void)

@@ -8,70 +8,21 @@
 #include "graph_eval.h"
 #include "inputs.h"
 #include "plans.h"
+#include "roll_cases.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int read_ints(char **at, int count, int64_t *out)
-{
-    for (int i = 0; i < count; i++) {
-        char *end;
-        out[i] = strtoll(*at, &end, 10);
-        if (end == *at)
-            return -1;
-        *at = end;
-    }
-    return 0;
-}
-
-static loom_array *call(const char *func, loom_array *a, int nshift, const int64_t *shift,
-                        int naxes, const int *axes)
-{
-    if (strcmp(func, "roll") == 0) {
-        if (nshift == 1 && naxes <= 1)
-            return loom_roll(a, shift[0], naxes < 0 ? LOOM_AXIS_NONE : axes[0]);
-        return loom_roll_axes(a, shift, nshift, naxes < 0 ? NULL : axes, naxes);
-    }
-    if (strcmp(func, "fftshift") == 0)
-        return loom_fft_fftshift(a, naxes < 0 ? NULL : axes, naxes);
-    return loom_fft_ifftshift(a, naxes < 0 ? NULL : axes, naxes);
-}
-
 static void check_case(char *line)
 {
-    char func[16], *at = line;
-    int used;
-    if (sscanf(at, "%15s%n", func, &used) != 1 || strcmp(func, "prog") == 0)
+    roll_case c;
+    if (!roll_case_read(line, &c) || strcmp(c.func, "prog") == 0)
         return; /* fused programs: tests/gpu/test_roll.c */
-    at += used;
-    int64_t nd, shape[8], nshift, shift[8], naxes, ax64[8];
-    int axes[8] = {0};
-    read_ints(&at, 1, &nd);
-    read_ints(&at, (int)nd, shape);
-    read_ints(&at, 1, &nshift);
-    read_ints(&at, (int)nshift, shift);
-    read_ints(&at, 1, &naxes);
-    if (naxes > 0)
-        read_ints(&at, (int)naxes, ax64);
-    for (int i = 0; i < naxes; i++)
-        axes[i] = (int)ax64[i];
-    char *arrow = strstr(at, "=> ");
-    CHECK(arrow != NULL);
-    if (!arrow)
-        return;
-    at = arrow + 3;
-    at[strcspn(at, "\n")] = 0;
-
-    int64_t size = 1;
-    for (int i = 0; i < nd; i++)
-        size *= shape[i];
-    int64_t *data = malloc((size_t)(size ? size : 1) * sizeof *data);
-    for (int64_t i = 0; i < size; i++)
-        data[i] = i;
+    char *at = c.result;
     loom_scope_begin();
-    loom_array *a = loom_asarray(data, LOOM_INT64, (int)nd, shape);
+    loom_array *a = roll_case_input(&c);
     loom_clear_error();
-    loom_array *r = call(func, a, (int)nshift, shift, (int)naxes, axes);
+    loom_array *r = roll_case_apply(&c, a);
     if (strncmp(at, "ERR", 3) == 0) {
         const char *why = at + 4;
         /* NumPy's own words where it has some; its Python internals ("tuple index out of
@@ -84,13 +35,13 @@ static void check_case(char *line)
                     r ? "accepted" : loom_last_error(), line);
         CHECK(ok);
     } else {
-        bool ok = r && loom_ndim(r) == nd && loom_dtype_of(r) == LOOM_INT64;
-        for (int i = 0; ok && i < nd; i++)
-            ok = loom_shape(r)[i] == shape[i];
+        bool ok = r && loom_ndim(r) == c.ndim && loom_dtype_of(r) == LOOM_INT64;
+        for (int i = 0; ok && i < c.ndim; i++)
+            ok = loom_shape(r)[i] == c.shape[i];
         ge_memo m = {.n = 0};
         ge_value *v = ok ? ge_eval(r, &m) : NULL;
         at += 2;
-        for (int64_t i = 0; ok && i < size; i++) {
+        for (int64_t i = 0; ok && i < c.size; i++) {
             char *end;
             long long want = strtoll(at, &end, 10);
             ok = v && end != at && v[i].re == (double)want;
@@ -103,7 +54,6 @@ static void check_case(char *line)
         ge_free(&m);
     }
     loom_scope_end();
-    free(data);
 }
 
 static void test_numpy_table(void)

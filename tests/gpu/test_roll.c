@@ -6,21 +6,10 @@
  * of a sliced view, under a reduction). Every value must equal NumPy's. Reports SKIP (77)
  * without a device. */
 #include "../check.h"
+#include "../roll_cases.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int read_ints(char **at, int count, int64_t *out)
-{
-    for (int i = 0; i < count; i++) {
-        char *end;
-        out[i] = strtoll(*at, &end, 10);
-        if (end == *at)
-            return -1;
-        *at = end;
-    }
-    return 0;
-}
 
 /* Compares y's values (read as int64) with the table's list at `want`. */
 static void compare(const char *what, loom_array *y, const char *want)
@@ -47,42 +36,6 @@ static void compare(const char *what, loom_array *y, const char *want)
     if (!ok)
         fprintf(stderr, "%s: %s\n", what, loom_last_error());
     CHECK(ok);
-}
-
-static loom_array *table_case(char *line, const char **want)
-{
-    char func[16], *at = line;
-    int used;
-    sscanf(at, "%15s%n", func, &used);
-    at += used;
-    int64_t nd, shape[8], nshift, shift[8], naxes, ax64[8];
-    int axes[8] = {0};
-    read_ints(&at, 1, &nd);
-    read_ints(&at, (int)nd, shape);
-    read_ints(&at, 1, &nshift);
-    read_ints(&at, (int)nshift, shift);
-    read_ints(&at, 1, &naxes);
-    if (naxes > 0)
-        read_ints(&at, (int)naxes, ax64);
-    for (int i = 0; i < naxes; i++)
-        axes[i] = (int)ax64[i];
-    *want = strstr(at, "=> OK") + 5;
-    int64_t size = 1;
-    for (int i = 0; i < nd; i++)
-        size *= shape[i];
-    int64_t *data = malloc((size_t)(size ? size : 1) * sizeof *data);
-    for (int64_t i = 0; i < size; i++)
-        data[i] = i;
-    loom_array *a = loom_asarray(data, LOOM_INT64, (int)nd, shape);
-    free(data);
-    if (strcmp(func, "roll") == 0) {
-        if (nshift == 1 && naxes <= 1)
-            return loom_roll(a, shift[0], naxes < 0 ? LOOM_AXIS_NONE : axes[0]);
-        return loom_roll_axes(a, shift, (int)nshift, naxes < 0 ? NULL : axes, (int)naxes);
-    }
-    if (strcmp(func, "fftshift") == 0)
-        return loom_fft_fftshift(a, naxes < 0 ? NULL : axes, (int)naxes);
-    return loom_fft_ifftshift(a, naxes < 0 ? NULL : axes, (int)naxes);
 }
 
 static loom_array *program(const char *name)
@@ -125,21 +78,13 @@ static void run_table(bool fuse)
     char line[2048];
     int cases = 0;
     while (f && fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || strstr(line, "=> ERR"))
+        roll_case c;
+        if (!roll_case_read(line, &c) || strncmp(c.result, "OK", 2) != 0)
             continue;
-        line[strcspn(line, "\n")] = 0;
         loom_scope_begin();
-        const char *want;
-        loom_array *y;
-        if (strncmp(line, "prog ", 5) == 0) {
-            char name[64];
-            sscanf(line + 5, "%63s", name);
-            want = strstr(line, "=> OK") + 5;
-            y = program(name);
-        } else {
-            y = table_case(line, &want);
-        }
-        compare(line, y, want);
+        loom_array *y = strcmp(c.func, "prog") == 0 ? program(c.name)
+                                                    : roll_case_apply(&c, roll_case_input(&c));
+        compare(line, y, c.result + 2);
         loom_scope_end();
         cases++;
     }
