@@ -5,7 +5,8 @@
  *   loom_bench [workload ...]      (chain scale mse softmax layernorm rownorm sum_full sum_cols
  *                                   small64 ones2GB randn64M x_plus_randn matmul32 matmul64_10k
  *                                   matmul_relu_bias bmm64 fft16M fft_rows_scale rfft_power
- *                                   compile disk_load)
+ *                                   compile disk_load; fft_rows_scale also runs as
+ *                                   fft_rows_scale_cb, its scale in a cuFFT store callback)
  * sum_full and sum_cols have no peer; compare.py shows them against the copy limit only (issue 4:
  * within 10% and 15% of it). The matmuls are compute-bound (0 effective bytes, GB/s printed as
  * nan) except bmm64, whose 64x64 products are memory-bound; compare.py adds their TFLOP/s.
@@ -258,6 +259,12 @@ static int bench_fft(int argc, char **argv)
         loom_array *x = random_complex(2, sq);
         bad |= x ? time_workload("fft_rows_scale", fft_rows_scale, &x, 16.0 * 4096 * 4096)
                  : failed("fft_rows_scale");
+        /* The same with the scale in a cuFFT store callback, for the decision table (the
+         * warm-ups pay the callback plan's JIT link). */
+        setenv("LOOM_FFT_CALLBACKS", "1", 1);
+        bad |= x ? time_workload("fft_rows_scale_cb", fft_rows_scale, &x, 16.0 * 4096 * 4096)
+                 : failed("fft_rows_scale_cb");
+        unsetenv("LOOM_FFT_CALLBACKS");
         loom_release(x);
     }
     if (wanted(argc, argv, "rfft_power")) {
