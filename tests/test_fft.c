@@ -6,6 +6,7 @@
  * fused into a consumer) and the padding kernel compiled with NVRTC. */
 #include "check.h"
 #include "inputs.h"
+#include "plan_keys.h"
 #include "plans.h"
 #include "read_ints.h"
 
@@ -319,6 +320,11 @@ static void test_callbacks(void)
     p = test_plan((loom_array *[]){loom_fft_ifft(v, -1, 0, NULL)}, 1, true);
     CHECK(p && p->nsteps == 2 && !fft_step(p, 0)->lib.args.fft.store_scale);
     loom__plan_free(p);
+    /* the scale is compiled into the callback: plans are shared only for equal scales */
+    CHECK(!same_plan_key(loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 2.0),
+                         loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 3.0)) &&
+          same_plan_key(loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 2.0),
+                        loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 2.0)));
     setenv("LOOM_FFT_CALLBACKS", "0", 1);
     p = test_plan((loom_array *[]){loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 2.0)}, 1, true);
     CHECK(p && p->nsteps == 2 && !fft_step(p, 0)->lib.args.fft.store_scale);

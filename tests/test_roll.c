@@ -7,6 +7,7 @@
 #include "check.h"
 #include "graph_eval.h"
 #include "inputs.h"
+#include "plan_keys.h"
 #include "plans.h"
 #include "roll_cases.h"
 
@@ -104,9 +105,12 @@ static void test_errors_and_nodes(void)
     CHECK(loom_roll(loom_roll(x, 2, 1), 4, 1) == x);
     loom_array *flat = loom_roll(x, 5, LOOM_AXIS_NONE);
     CHECK(flat && flat->param.roll.axis == -1 && flat->param.roll.shift == 5);
-    /* the shift is a kernel argument: rolls by different amounts share structure */
+    /* the shift is a kernel argument: rolls by different amounts share structure and a
+     * cached plan (its shift argument is refilled), rolls along different axes do not */
     CHECK(loom_roll(x, 1, 0)->hash == loom_roll(x, 3, 0)->hash &&
           loom_roll(x, 1, 0)->hash != loom_roll(x, 1, 1)->hash);
+    CHECK(same_plan_key(loom_abs(loom_roll(x, 1, 0)), loom_abs(loom_roll(x, 3, 0))) &&
+          !same_plan_key(loom_abs(loom_roll(x, 1, 0)), loom_abs(loom_roll(x, 1, 1))));
     loom_scope_end();
 }
 
