@@ -195,10 +195,50 @@ static void test_plans(void)
     loom_scope_end();
 }
 
+/* Random graphs mixing rolls with elementwise ops, views, reductions and shared values plan
+ * without error fused and not (a kernel never needs a value at two roll indices), and a few
+ * compile. Seeded: the same graphs every run. */
+static void test_random_graphs(void)
+{
+    unsigned seed = 12345;
+#define RAND() (seed = seed * 1103515245u + 12345u, (seed >> 16) & 0x7fff)
+    for (int g = 0; g < 300; g++) {
+        loom_scope_begin();
+        loom_array *pool[16];
+        int n = 0;
+        pool[n++] = test_input(2, (int64_t[]){8, 8}, LOOM_FLOAT32);
+        pool[n++] = loom_sin(test_input(2, (int64_t[]){8, 8}, LOOM_FLOAT32));
+        while (n < 12) {
+            loom_array *a = pool[RAND() % n], *b = pool[RAND() % n];
+            int axis = (int)(RAND() % 3) - 1;
+            switch (RAND() % 7) {
+            case 0: pool[n++] = loom_roll(a, (int64_t)(RAND() % 9), axis < 0 ? LOOM_AXIS_NONE : axis); break;
+            case 1: pool[n++] = loom_fft_fftshift(a, NULL, 0); break;
+            case 2: pool[n++] = loom_add(a, b); break;
+            case 3: pool[n++] = loom_abs(a); break;
+            case 4: pool[n++] = loom_transpose(a, NULL); break;
+            case 5: pool[n++] = loom_subtract(a, loom_mean(a, (int[]){1}, 1, true)); break;
+            default: pool[n++] = loom_multiply(a, loom_roll(b, 1, 0)); break;
+            }
+        }
+        loom_array *outs[2] = {pool[n - 1], pool[2 + RAND() % (n - 3)]};
+        for (int fuse = 0; fuse < 2; fuse++) {
+            loom_plan *p = test_plan(outs, 1 + (int)(RAND() % 2), fuse);
+            CHECK(p != NULL);
+            loom__plan_free(p);
+        }
+        if (g % 30 == 0)
+            CHECK(test_compile_plan(outs, 2, true, false) > 0);
+        loom_scope_end();
+    }
+#undef RAND
+}
+
 int main(void)
 {
     test_numpy_table();
     test_errors_and_nodes();
     test_plans();
+    test_random_graphs();
     return check_summary("test_roll");
 }
