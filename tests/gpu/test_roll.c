@@ -3,8 +3,8 @@
  * tools/gen_roll_cases.py) evaluated through the generated kernels, fused and with LOOM_FUSE=0,
  * in int64 (exact), then the table's fused programs (rolls of elementwise expressions,
  * expressions of rolls, a roll read at two indices, a roll of a transposed view, of a generator,
- * of a sliced view, under a reduction). Every value must equal NumPy's. Reports SKIP (77)
- * without a device. */
+ * of a sliced view, under a reduction). Every value must equal NumPy's. Then random graphs of
+ * rolls fused against LOOM_FUSE=0. Reports SKIP (77) without a device. */
 #include "../check.h"
 #include "../roll_cases.h"
 
@@ -94,6 +94,51 @@ static void run_table(bool fuse)
     unsetenv("LOOM_FUSE");
 }
 
+/* Random graphs of rolls, shifts, transposes and elementwise ops on exact int64 values: fused
+ * (several index spaces in one kernel) and with LOOM_FUSE=0 (each roll a kernel of its own
+ * reading memory) must agree bit for bit. Seeded: the same graphs every run. */
+static void random_graphs(void)
+{
+    unsigned seed = 2026;
+#define RAND() (seed = seed * 1103515245u + 12345u, (seed >> 16) & 0x7fff)
+    int64_t data[9 * 9], shape[2] = {9, 9};
+    for (int i = 0; i < 81; i++)
+        data[i] = i * 7 % 23 - 11;
+    for (int g = 0; g < 100; g++) {
+        unsigned start = seed;
+        int64_t got[2][81];
+        for (int fuse = 1; fuse >= 0; fuse--) {
+            seed = start;
+            setenv("LOOM_FUSE", fuse ? "1" : "0", 1);
+            loom_scope_begin();
+            loom_array *pool[12];
+            int n = 0;
+            pool[n++] = loom_asarray(data, LOOM_INT64, 2, shape);
+            pool[n++] = loom_arange(0, 81, 1, LOOM_INT64);
+            pool[1] = loom_reshape(pool[1], 2, shape);
+            while (n < 10) {
+                loom_array *a = pool[RAND() % n], *b = pool[RAND() % n];
+                int axis = (int)(RAND() % 3) - 1;
+                switch (RAND() % 6) {
+                case 0: pool[n++] = loom_roll(a, (int64_t)(RAND() % 11), axis < 0 ? LOOM_AXIS_NONE : axis); break;
+                case 1: pool[n++] = loom_fft_ifftshift(a, NULL, 0); break;
+                case 2: pool[n++] = loom_add(a, b); break;
+                case 3: pool[n++] = loom_abs(loom_subtract(a, loom_roll(b, 2, 1))); break;
+                case 4: pool[n++] = loom_transpose(a, NULL); break;
+                default: pool[n++] = loom_multiply(a, loom_scalar_typed(3, LOOM_INT64)); break;
+                }
+            }
+            CHECK(loom_get(pool[n - 1], got[fuse], sizeof got[fuse]) == LOOM_OK);
+            loom_scope_end();
+        }
+        if (memcmp(got[0], got[1], sizeof got[0]) != 0)
+            fprintf(stderr, "random graph %d: fused and unfused differ\n", g);
+        CHECK(memcmp(got[0], got[1], sizeof got[0]) == 0);
+    }
+    unsetenv("LOOM_FUSE");
+#undef RAND
+}
+
 int main(void)
 {
     if (loom_device_count() <= 0) {
@@ -102,5 +147,6 @@ int main(void)
     }
     run_table(true);
     run_table(false);
+    random_graphs();
     return check_summary("gpu_test_roll");
 }
