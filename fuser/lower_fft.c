@@ -302,6 +302,7 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
 /* The FFT node y multiplies by a real scalar, *scale set to that scalar; NULL otherwise. */
 static const loom_array *scaled_fft(const loom_array *y, const loom_array **scale)
 {
+    *scale = NULL;
     if (y->op != LOOM_OP_MULTIPLY || y->ninputs != 2)
         return NULL;
     for (int k = 0; k < 2; k++) {
