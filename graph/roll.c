@@ -31,12 +31,13 @@ static loom_array *roll_one(const char *fn, loom_array *a, int64_t shift, int ax
     return loom__node_finish(r);
 }
 
-/* NumPy broadcasts shift against axis: equal lengths, or one of them 1. */
+/* NumPy broadcasts shift against axis: equal lengths, or one of them 1 (the pairs are then as
+ * many as the other, maybe none). */
 static int check_lengths(const char *fn, int nshift, int naxes)
 {
-    if (nshift < 1 || naxes < 0) {
+    if (nshift < 0 || naxes < 0) {
         loom__error(LOOM_ERR_INVALID, fn, "invalid number of %s %d",
-                    nshift < 1 ? "shifts" : "axes", nshift < 1 ? nshift : naxes);
+                    nshift < 0 ? "shifts" : "axes", nshift < 0 ? nshift : naxes);
         return -1;
     }
     if (nshift != naxes && nshift != 1 && naxes != 1) {
@@ -54,7 +55,7 @@ static loom_array *roll(const char *fn, loom_array *a, const int64_t *shift, int
 {
     if (!a)
         return NULL;
-    if (!shift || (naxes > 0 && !axes)) {
+    if ((nshift > 0 && !shift) || (naxes > 0 && !axes)) {
         loom__error(LOOM_ERR_INVALID, fn, "%s is NULL", !shift ? "shift" : "axes");
         return NULL;
     }
@@ -70,7 +71,7 @@ static loom_array *roll(const char *fn, loom_array *a, const int64_t *shift, int
     if (check_lengths(fn, nshift, naxes))
         return NULL;
     int64_t per_axis[LOOM_MAXDIMS] = {0};
-    int count = nshift > naxes ? nshift : naxes;
+    int count = nshift == 1 ? naxes : nshift;
     for (int k = 0; k < count; k++) {
         int ax;
         if (loom__normalize_axis(fn, NULL, axes[naxes == 1 ? 0 : k], a->ndim, &ax))

@@ -65,7 +65,7 @@ static inline loom_array *roll_case_apply(const roll_case *c, loom_array *a)
 {
     const int *axes = c->naxes < 0 ? NULL : c->axes;
     if (strcmp(c->func, "roll") == 0) {
-        if (c->nshift == 1 && c->naxes <= 1)
+        if (c->nshift == 1 && (c->naxes == 1 || c->naxes < 0))
             return loom_roll(a, c->shift[0], axes ? axes[0] : LOOM_AXIS_NONE);
         return loom_roll_axes(a, c->shift, c->nshift, axes, c->naxes);
     }

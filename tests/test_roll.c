@@ -81,8 +81,13 @@ static void test_errors_and_nodes(void)
     loom_array *x = test_input(2, (int64_t[]){4, 6}, LOOM_FLOAT32);
     CHECK_FAILS(loom_roll(x, 1, 2), "loom_roll", "axis 2 is out of bounds for array of dimension 2");
     CHECK_FAILS(loom_roll_axes(x, NULL, 1, (int[]){0}, 1), "loom_roll_axes", "shift is NULL");
-    CHECK_FAILS(loom_roll_axes(x, (int64_t[]){1}, 0, (int[]){0}, 1), "loom_roll_axes",
-                "invalid number of shifts 0");
+    CHECK_FAILS(loom_roll_axes(x, (int64_t[]){1}, -1, (int[]){0}, 1), "loom_roll_axes",
+                "invalid number of shifts -1");
+    CHECK_FAILS(loom_roll_axes(x, (int64_t[]){1, 2}, 2, (int[]){0, 1, 0}, 3), "loom_roll_axes",
+                "Mismatch is between arg 0 with shape (2,) and arg 1 with shape (3,)");
+    /* no pairs: np.roll(x, (), 0) and np.roll(x, 1, ()) move nothing */
+    CHECK(loom_roll_axes(x, NULL, 0, (int[]){0}, 1) == x &&
+          loom_roll_axes(x, (int64_t[]){1}, 1, (int[]){0}, 0) == x);
     CHECK_FAILS(loom_fft_fftshift(x, (int[]){-3}, 1), "loom_fft_fftshift",
                 "axis -3 is out of bounds for array of dimension 2");
     CHECK_FAILS(loom_fft_ifftshift(loom_asarray((double[]){1}, LOOM_FLOAT64, 0, NULL), NULL, 0),
