@@ -112,6 +112,33 @@ static cudaDataType_t out_type(const loom_fft_args *a, bool dbl)
     return dbl ? CUDA_C_64F : CUDA_C_32F;
 }
 
+/* The callback's LTO-IR for arch: from the disk cache (keyed by NVRTC's fingerprint, the
+ * architecture and the source, like kernels), else compiled and stored there. */
+static int callback_ltoir(const char *fn, const char *name, const char *src, const char *arch,
+                          void **ltoir, size_t *size)
+{
+    const char *fp = loom__nvrtc_fingerprint();
+    size_t len = strlen(fp) + strlen(arch) + strlen(src) + 32;
+    char *key = malloc(len);
+    if (!key) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return LOOM_ERR_OOM;
+    }
+    len = (size_t)snprintf(key, len, "cufft callback LTO-IR\n%s\n%s\n%s", fp, arch, src);
+    uint64_t hash = loom__fnv1a64(key, len, LOOM__FNV1A64_INIT);
+    int rc = LOOM_OK;
+    if (loom__disk_cache_read(key, len, hash, ltoir, size)) {
+        LOOM__LOG("cuFFT callback %s for %s loaded from the disk cache (%zu bytes of LTO-IR)",
+                  name, arch, *size);
+    } else {
+        rc = loom__compile_to_ltoir(fn, name, src, arch, ltoir, size);
+        if (rc == LOOM_OK)
+            loom__disk_cache_write(key, len, hash, *ltoir, *size);
+    }
+    free(key);
+    return rc;
+}
+
 /* Links a's store callback into the plan being made (after cufftCreate, before planning). */
 static int set_store_callback(const char *fn, const loom_fft_args *a, int device, cufftHandle h)
 {
@@ -126,7 +153,7 @@ static int set_store_callback(const char *fn, const loom_fft_args *a, int device
     }
     void *ltoir = NULL;
     size_t size = 0;
-    int rc = loom__compile_to_ltoir(fn, name, src, props->arch, &ltoir, &size);
+    int rc = callback_ltoir(fn, name, src, props->arch, &ltoir, &size);
     bool dbl = a->dtype == LOOM_FLOAT64 || a->dtype == LOOM_COMPLEX128;
     if (rc == LOOM_OK)
         rc = fft_check(cufftXtSetJITCallback(h, name, ltoir, size,
