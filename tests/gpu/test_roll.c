@@ -1,7 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 /* Rolls on the GPU: every case of NumPy's table (tests/data/roll_cases.txt, written by
  * tools/gen_roll_cases.py) evaluated through the generated kernels, fused and with LOOM_FUSE=0,
- * in int64 (exact), then the table's fused programs (rolls of elementwise expressions,
+ * in int64 (exact; fused also in float16, bfloat16, complex64 and uint8), then the table's
+ * fused programs (rolls of elementwise expressions,
  * expressions of rolls, a roll read at two indices, a roll of a transposed view, of a generator,
  * of a sliced view, under a reduction). Every value must equal NumPy's. Then random graphs of
  * rolls fused against LOOM_FUSE=0. Reports SKIP (77) without a device. */
@@ -85,6 +86,12 @@ static void run_table(bool fuse)
         loom_array *y = strcmp(c.func, "prog") == 0 ? program(c.name)
                                                     : roll_case_apply(&c, roll_case_input(&c));
         compare(line, y, c.result + 2);
+        /* other element sizes: the table's small integers are exact in each */
+        static const loom_dtype others[] = {LOOM_FLOAT16, LOOM_BFLOAT16, LOOM_COMPLEX64,
+                                            LOOM_UINT8};
+        for (size_t d = 0; fuse && strcmp(c.func, "prog") != 0 && d < 4; d++)
+            compare(line, roll_case_apply(&c, loom_astype(roll_case_input(&c), others[d])),
+                    c.result + 2);
         loom_scope_end();
         cases++;
     }
