@@ -192,6 +192,10 @@ static void test_plans(void)
         loom_add(loom_roll(x, 1, 0), x),
         spec,
         loom_roll(loom_reshape(x, 3, (int64_t[]){8, 8, 48}), 3, 1),
+        loom_fft_ifftshift(loom_astype(x, LOOM_FLOAT16), NULL, 0),
+        loom_roll(loom_astype(x, LOOM_COMPLEX128), 9, LOOM_AXIS_NONE),
+        loom_roll(loom_astype(x, LOOM_BOOL), 1, 1),
+        loom_roll(loom_astype(x, LOOM_BFLOAT16), 1, 0),
     };
     for (size_t i = 0; i < sizeof programs / sizeof *programs; i++) {
         CHECK(test_compile_plan(&programs[i], 1, true, false) > 0);
