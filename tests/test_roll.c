@@ -110,6 +110,16 @@ static void test_errors_and_nodes(void)
     CHECK(loom_roll(loom_roll(x, 2, 1), 4, 1) == x);
     loom_array *flat = loom_roll(x, 5, LOOM_AXIS_NONE);
     CHECK(flat && flat->param.roll.axis == -1 && flat->param.roll.shift == 5);
+    /* DOT names the roll, its axis and shift, and the kernel that computes it */
+    char *dot = NULL;
+    size_t dot_len = 0;
+    FILE *mem = open_memstream(&dot, &dot_len);
+    CHECK(mem && loom_dump_dot(mem, &s, 1) == LOOM_OK);
+    if (mem)
+        fclose(mem);
+    CHECK(dot && strstr(dot, "roll|float32 (4,6)") && strstr(dot, "axis 1 shift 3") &&
+          strstr(dot, "axis 0 shift 2"));
+    free(dot);
     /* the shift is a kernel argument: rolls by different amounts share structure and a
      * cached plan (its shift argument is refilled), rolls along different axes do not */
     CHECK(loom_roll(x, 1, 0)->hash == loom_roll(x, 3, 0)->hash &&
