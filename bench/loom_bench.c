@@ -4,7 +4,9 @@
  * workload in the peers' format; bench/compare.py builds the table.
  *   loom_bench [workload ...]      (chain scale mse softmax layernorm rownorm sum_full sum_cols
  *                                   small64 ones2GB randn64M x_plus_randn matmul32 matmul64_10k
- *                                   matmul_relu_bias bmm64 ewk_sum compile disk_load)
+ *                                   matmul_relu_bias bmm64 ewk_sum fft16M fft_rows_scale
+ *                                   rfft_power compile disk_load; fft_rows_scale also runs as
+ *                                   fft_rows_scale_cb, its scale in a cuFFT store callback)
  * sum_full and sum_cols have no peer; compare.py shows them against the copy limit only (issue 4:
  * within 10% and 15% of it). The matmuls are compute-bound (0 effective bytes, GB/s printed as
  * nan) except bmm64, whose 64x64 products are memory-bound; compare.py adds their TFLOP/s.
@@ -14,6 +16,7 @@
 #include "fuser/plan.h"
 #include "loom.h"
 
+#include <math.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +194,39 @@ static loom_array *ewk_sum(loom_array *const *in)
     return loom_sum(loom_multiply(y, y), (int[]){1}, 1, false);
 }
 
+/* complex64 re + i im, both parts random_array's, with the given shape (made outside any
+ * scope, like random_array) */
+static loom_array *random_complex(int ndim, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++)
+        n *= shape[d];
+    loom_array *re = random_array(LOOM_FLOAT32, ndim, shape, 0);
+    loom_array *im = random_array(LOOM_FLOAT32, ndim, shape, (double)n);
+    loom_array *cre = loom_astype(re, LOOM_COMPLEX64), *cim = loom_astype(im, LOOM_COMPLEX64);
+    loom_array *i = loom_scalar_complex(0, 1), *t = loom_multiply(cim, i);
+    loom_array *z = loom_add(cre, t);
+    loom_array *parts[] = {re, im, cre, cim, i, t};
+    for (size_t k = 0; k < sizeof parts / sizeof *parts; k++)
+        loom_release(parts[k]);
+    loom_eval(z);
+    return z;
+}
+
+static loom_array *fft16m(loom_array *const *in) { return loom_fft_fft(in[0], -1, -1, NULL); }
+
+/* fft(x, axis=1) * 2 */
+static loom_array *fft_rows_scale(loom_array *const *in)
+{
+    return loom_mul_scalar(loom_fft_fft(in[0], -1, 1, NULL), 2.0);
+}
+
+/* abs(rfft(x * w, axis=1))**2, w a window along the rows */
+static loom_array *rfft_power(loom_array *const *in)
+{
+    return loom_square(loom_abs(loom_fft_rfft(loom_multiply(in[0], in[1]), -1, 1, NULL)));
+}
+
 static loom_array *matmul(loom_array *const *in) { return loom_matmul(in[0], in[1]); }
 
 /* ---- sorting (M = 50e6 as the seeds' exercise) ---- */
@@ -310,6 +346,44 @@ static int bench_lu(int argc, char **argv)
         loom_array *a = well_conditioned(LOOM_FLOAT32, 10000, 8);
         bad |= time_workload("inv_batch8", inv, &a, 8.0 * 10000 * 64);
         loom_release(a);
+    }
+    return bad;
+}
+
+/* The FFT workloads of the peers' library script (fft16M is CuPy's, in peer_bench.py). */
+static int bench_fft(int argc, char **argv)
+{
+    int bad = 0;
+    if (wanted(argc, argv, "fft16M")) {
+        loom_array *x = random_complex(1, (int64_t[]){1 << 24});
+        bad |= x ? time_workload("fft16M", fft16m, &x, 16.0 * (1 << 24)) : failed("fft16M");
+        loom_release(x);
+    }
+    const int64_t sq[2] = {4096, 4096};
+    if (wanted(argc, argv, "fft_rows_scale")) {
+        loom_array *x = random_complex(2, sq);
+        bad |= x ? time_workload("fft_rows_scale", fft_rows_scale, &x, 16.0 * 4096 * 4096)
+                 : failed("fft_rows_scale");
+        /* The same with the scale in a cuFFT store callback, for the decision table (the
+         * warm-ups pay the callback plan's JIT link). */
+        setenv("LOOM_FFT_CALLBACKS", "1", 1);
+        bad |= x ? time_workload("fft_rows_scale_cb", fft_rows_scale, &x, 16.0 * 4096 * 4096)
+                 : failed("fft_rows_scale_cb");
+        unsetenv("LOOM_FFT_CALLBACKS");
+        loom_release(x);
+    }
+    if (wanted(argc, argv, "rfft_power")) {
+        /* np.hanning(4096) as float32, made on the host as the peers do */
+        static float hann[4096];
+        for (int i = 0; i < 4096; i++)
+            hann[i] = (float)(0.5 - 0.5 * cos(2.0 * 3.14159265358979323846 * i / 4095.0));
+        loom_array *in[2] = {random_array(LOOM_FLOAT32, 2, sq, 0),
+                             loom_asarray(hann, LOOM_FLOAT32, 1, &sq[1])};
+        bad |= in[0] && in[1] && loom_eval(in[1]) == LOOM_OK
+                   ? time_workload("rfft_power", rfft_power, in, 4.0 * 4096 * (4096 + 1 + 2049))
+                   : failed("rfft_power");
+        loom_release(in[0]);
+        loom_release(in[1]);
     }
     return bad;
 }
@@ -475,6 +549,7 @@ int main(int argc, char **argv)
         loom_elementwise_kernel_destroy(my_kernel);
     }
     bad |= bench_lu(argc, argv);
+    bad |= bench_fft(argc, argv);
     if (wanted(argc, argv, "compile"))
         bad |= bench_compile();
     return bad;

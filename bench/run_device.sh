@@ -13,7 +13,7 @@ OUT=${OUT:-/tmp/loom-out}
 mkdir -p "$OUT"
 what=${1:-test}
 shift
-workloads=${*:-chain scale mse softmax layernorm rownorm sum_full sum_cols small64 ones2GB randn64M x_plus_randn}
+workloads=${*:-chain scale mse softmax layernorm rownorm sum_full sum_cols small64 ones2GB randn64M x_plus_randn fft16M fft_rows_scale rfft_power}
 if ! { cmake -B build -DCMAKE_BUILD_TYPE=Release >"$OUT/cmake.log" 2>&1 &&
        cmake --build build -j"$(nproc)" >"$OUT/build.log" 2>&1; }; then
     grep -B3 -A3 -E "error|Error" "$OUT/build.log" | head -40

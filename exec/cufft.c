@@ -3,7 +3,9 @@
  * Loom plan is prepared, outside any capture, with cuFFT's own work allocation off: the work
  * area is a buffer of the Loom plan's arena, so each run (and each stream) has its own and a
  * CUDA Graph may capture the call. A prepared step holds its cuFFT plan: eviction only drops
- * the cache's hold, and a plan goes when nothing holds it. */
+ * the cache's hold, and a plan goes when nothing holds it. A step may ask for a store callback
+ * (fuser/fft_callback.c): its source is compiled to LTO-IR and linked into the plan, which is
+ * cached under the callback's scale too. */
 #include "steps.h"
 
 #include <cufftXt.h>
@@ -43,7 +45,10 @@ static void make_key(const loom_fft_args *a, int device, int64_t *k)
                             a->n[0], a->n[1], a->n[2],
                             a->inembed[0], a->inembed[1], a->inembed[2],
                             a->onembed[0], a->onembed[1], a->onembed[2],
-                            a->istride, a->idist, a->ostride, a->odist, a->batch, device};
+                            a->istride, a->idist, a->ostride, a->odist, a->batch, device,
+                            a->store_scale, 0};
+    if (a->store_scale)
+        memcpy(&v[20], &a->scale, sizeof a->scale);
     /* Unused axes must not split equal plans. */
     for (int i = a->rank; i < 3; i++)
         v[4 + i] = v[7 + i] = v[10 + i] = 0;
@@ -107,7 +112,60 @@ static cudaDataType_t out_type(const loom_fft_args *a, bool dbl)
     return dbl ? CUDA_C_64F : CUDA_C_32F;
 }
 
-static int make_plan(const char *fn, const loom_fft_args *a, struct loom__fft_plan *p)
+/* The callback's LTO-IR for arch: from the disk cache (keyed by NVRTC's fingerprint, the
+ * architecture and the source, like kernels), else compiled and stored there. */
+static int callback_ltoir(const char *fn, const char *name, const char *src, const char *arch,
+                          void **ltoir, size_t *size)
+{
+    const char *fp = loom__nvrtc_fingerprint();
+    size_t len = strlen(fp) + strlen(arch) + strlen(src) + 32;
+    char *key = malloc(len);
+    if (!key) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return LOOM_ERR_OOM;
+    }
+    len = (size_t)snprintf(key, len, "cufft callback LTO-IR\n%s\n%s\n%s", fp, arch, src);
+    uint64_t hash = loom__fnv1a64(key, len, LOOM__FNV1A64_INIT);
+    int rc = LOOM_OK;
+    if (loom__disk_cache_read(key, len, hash, ltoir, size)) {
+        LOOM__LOG("cuFFT callback %s for %s loaded from the disk cache (%zu bytes of LTO-IR)",
+                  name, arch, *size);
+    } else {
+        rc = loom__compile_to_ltoir(fn, name, src, arch, ltoir, size);
+        if (rc == LOOM_OK)
+            loom__disk_cache_write(key, len, hash, *ltoir, *size);
+    }
+    free(key);
+    return rc;
+}
+
+/* Links a's store callback into the plan being made (after cufftCreate, before planning). */
+static int set_store_callback(const char *fn, const loom_fft_args *a, int device, cufftHandle h)
+{
+    const loom__device_props *props = loom__device_props_get(fn, device);
+    if (!props)
+        return loom_last_error_code();
+    char name[64];
+    char *src = loom__fft_store_callback(a, name, sizeof name);
+    if (!src) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return LOOM_ERR_OOM;
+    }
+    void *ltoir = NULL;
+    size_t size = 0;
+    int rc = callback_ltoir(fn, name, src, props->arch, &ltoir, &size);
+    bool dbl = a->dtype == LOOM_FLOAT64 || a->dtype == LOOM_COMPLEX128;
+    if (rc == LOOM_OK)
+        rc = fft_check(cufftXtSetJITCallback(h, name, ltoir, size,
+                                             dbl ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_COMPLEX,
+                                             NULL),
+                       fn, "cufftXtSetJITCallback");
+    free(ltoir);
+    free(src);
+    return rc;
+}
+
+static int make_plan(const char *fn, const loom_fft_args *a, int device, struct loom__fft_plan *p)
 {
     bool dbl = a->dtype == LOOM_FLOAT64 || a->dtype == LOOM_COMPLEX128;
     long long n[3], inembed[3], onembed[3];
@@ -120,6 +178,8 @@ static int make_plan(const char *fn, const loom_fft_args *a, struct loom__fft_pl
     if (rc)
         return rc;
     rc = fft_check(cufftSetAutoAllocation(p->handle, 0), fn, "cufftSetAutoAllocation");
+    if (rc == LOOM_OK && a->store_scale)
+        rc = set_store_callback(fn, a, device, p->handle);
     if (rc == LOOM_OK)
         rc = fft_check(cufftXtMakePlanMany(p->handle, a->rank, n, inembed, a->istride, a->idist,
                                            in_type(a, dbl), onembed, a->ostride, a->odist,
@@ -157,13 +217,13 @@ static int plan_get(const char *fn, const loom_fft_args *a, int device,
         return LOOM_ERR_OOM;
     }
     memcpy(p->key, key, sizeof key);
-    int rc = make_plan(fn, a, p);
+    int rc = make_plan(fn, a, device, p);
     if (rc) {
         free(p);
         return rc;
     }
-    LOOM__LOG("cuFFT plan made: rank %d, batch %lld, work area %zu bytes", a->rank,
-              (long long)a->batch, p->work_bytes);
+    LOOM__LOG("cuFFT plan made: rank %d, batch %lld, work area %zu bytes%s", a->rank,
+              (long long)a->batch, p->work_bytes, a->store_scale ? ", store callback" : "");
     pthread_mutex_lock(&lock);
     p->holds = 1;
     if (cache_size > 0) {

@@ -192,6 +192,11 @@ typedef struct loom__kernel {
 int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
                            const loom__header *headers, int nheaders, const char *arch,
                            const char *extra_options, void **cubin, size_t *cubin_size);
+/* Compiles a device function with NVRTC to LTO-IR for arch (-dlto -rdc=true, the same fixed
+ * options, no headers), for cuFFT's JIT callbacks; name names the program. *ltoir is malloc'd.
+ * Needs no GPU. Returns 0 or the error recorded under fn. */
+int loom__compile_to_ltoir(const char *fn, const char *name, const char *source,
+                           const char *arch, void **ltoir, size_t *size);
 /* The kernel compiled for arch (NULL: loom__target_arch) through the caches (memory, then
  * disk, then NVRTC), not loaded: needs no GPU. NULL with the error recorded on failure. */
 const loom__kernel *loom__kernel_compile(const char *fn, const char *name, const char *source,

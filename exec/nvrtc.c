@@ -104,12 +104,17 @@ static bool write_failed_source(const char *name, const char *source, const char
     return fclose(f) == 0 && ok;
 }
 
-int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
+
+/* Compiles source with the fixed options, arch and extra_options into *out (the caller
+ * destroys it), with the time it took and NVRTC's log (malloc'd, may be NULL). Returns 0 or the
+ * error recorded under fn. */
+static int compile_program(const char *fn, const char *name, const char *source,
                            const loom__header *headers, int nheaders, const char *arch,
-                           const char *extra_options, void **cubin, size_t *cubin_size)
+                           const char *extra_options, nvrtcProgram *out, double *ms_out,
+                           char **log_out)
 {
-    *cubin = NULL;
-    *cubin_size = 0;
+    *out = NULL;
+    *log_out = NULL;
     if (!loom__is_identifier(name)) {
         loom__error(LOOM_ERR_INVALID, fn, "kernel name \"%s\" is not a C identifier",
                     name ? name : "(null)");
@@ -176,31 +181,12 @@ int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
             fprintf(stderr, "%s\n", log);
         goto out;
     }
-    size_t n = 0;
-    if ((r = nvrtcGetCUBINSize(prog, &n)) != NVRTC_SUCCESS || n == 0) {
-        err = LOOM_ERR_COMPILE;
-        loom__error(err, fn, "NVRTC produced no CUBIN for kernel %s (is %s a real architecture?)",
-                    name, arch);
-        goto out;
-    }
-    if (!(*cubin = malloc(n))) {
-        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
-        goto out;
-    }
-    if ((r = nvrtcGetCUBIN(prog, *cubin)) != NVRTC_SUCCESS) {
-        free(*cubin);
-        *cubin = NULL;
-        err = LOOM_ERR_COMPILE;
-        loom__error(err, fn, "nvrtcGetCUBIN failed for kernel %s: %s", name,
-                    nvrtcGetErrorString(r));
-        goto out;
-    }
-    *cubin_size = n;
     err = 0;
-    loom__stat_add(LOOM__STAT_KERNELS_COMPILED, 1);
-    LOOM__LOG("compiled kernel %s for %s in %.1f ms (%zu bytes of CUBIN)", name, arch, ms, n);
-    if (loom__log_enabled() && log && *log)
-        fprintf(stderr, "%s\n", log);
+    *ms_out = ms;
+    *log_out = log;
+    log = NULL;
+    *out = prog;
+    prog = NULL;
 out:
     if (prog)
         nvrtcDestroyProgram(&prog);
@@ -209,5 +195,79 @@ out:
     free(opts);
     free(hsrc);
     free(hname);
+    return err;
+}
+
+/* The program's CUBIN (lto false) or LTO-IR into a malloc'd *data. Returns 0 or the error. */
+static int program_output(const char *fn, const char *name, const char *arch, nvrtcProgram prog,
+                          bool lto, void **data, size_t *size)
+{
+    const char *what = lto ? "LTO-IR" : "CUBIN";
+    size_t n = 0;
+    nvrtcResult r = lto ? nvrtcGetLTOIRSize(prog, &n) : nvrtcGetCUBINSize(prog, &n);
+    if (r != NVRTC_SUCCESS || n == 0) {
+        loom__error(LOOM_ERR_COMPILE, fn, "NVRTC produced no %s for %s (is %s a real architecture?)",
+                    what, name, arch);
+        return LOOM_ERR_COMPILE;
+    }
+    if (!(*data = malloc(n))) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return LOOM_ERR_OOM;
+    }
+    r = lto ? nvrtcGetLTOIR(prog, *data) : nvrtcGetCUBIN(prog, *data);
+    if (r != NVRTC_SUCCESS) {
+        free(*data);
+        *data = NULL;
+        loom__error(LOOM_ERR_COMPILE, fn, "NVRTC could not hand over the %s of %s: %s", what,
+                    name, nvrtcGetErrorString(r));
+        return LOOM_ERR_COMPILE;
+    }
+    *size = n;
+    return 0;
+}
+
+int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
+                           const loom__header *headers, int nheaders, const char *arch,
+                           const char *extra_options, void **cubin, size_t *cubin_size)
+{
+    *cubin = NULL;
+    *cubin_size = 0;
+    nvrtcProgram prog;
+    double ms;
+    char *log;
+    int err = compile_program(fn, name, source, headers, nheaders, arch, extra_options, &prog,
+                              &ms, &log);
+    if (err)
+        return err;
+    err = program_output(fn, name, arch, prog, false, cubin, cubin_size);
+    nvrtcDestroyProgram(&prog);
+    if (err == 0) {
+        loom__stat_add(LOOM__STAT_KERNELS_COMPILED, 1);
+        LOOM__LOG("compiled kernel %s for %s in %.1f ms (%zu bytes of CUBIN)", name, arch, ms,
+                  *cubin_size);
+        if (loom__log_enabled() && log && *log)
+            fprintf(stderr, "%s\n", log);
+    }
+    free(log);
+    return err;
+}
+
+int loom__compile_to_ltoir(const char *fn, const char *name, const char *source,
+                           const char *arch, void **ltoir, size_t *size)
+{
+    *ltoir = NULL;
+    *size = 0;
+    nvrtcProgram prog;
+    double ms;
+    char *log;
+    int err = compile_program(fn, name, source, NULL, 0, arch, "-dlto -rdc=true", &prog, &ms,
+                              &log);
+    if (err)
+        return err;
+    err = program_output(fn, name, arch, prog, true, ltoir, size);
+    nvrtcDestroyProgram(&prog);
+    if (err == 0)
+        LOOM__LOG("compiled %s to LTO-IR for %s in %.1f ms (%zu bytes)", name, arch, ms, *size);
+    free(log);
     return err;
 }

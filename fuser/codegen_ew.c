@@ -24,7 +24,18 @@ typedef struct operand {
      * whether it is also read element by element. */
     bool raw, elem;
     int size_param;
+    int space;     /* the index space it is read at (0: the kernel's own) */
 } operand;
+
+/* An index space: the index a roll reads its input at, derived from its consumer's space.
+ * Space 0 is the kernel's own index (i, coordinates c<d>); space k > 0 has flat index f<k> and
+ * coordinates s<k>_<d>. */
+typedef struct space {
+    int parent;
+    int roll;   /* walk index of the ROLL node */
+    int axis;   /* collapsed axis it rolls, -1 for the flat index */
+    int shift_param, extent_param;
+} space;
 
 typedef struct ctx {
     const loom_walk *w;
@@ -46,6 +57,10 @@ typedef struct ctx {
     bool idx32;
     int vec;
     loom_kargs args;
+    /* mark[i] - 1 is the space a computed node is evaluated in */
+    space *spaces;
+    int nspaces, cap_spaces;
+    bool space_conflict; /* a node needed at two indices: partitioning failed its rule */
 } ctx;
 
 /* The node an operand reads: a view's base, or the node itself. */
@@ -85,16 +100,52 @@ static bool is_buffered(const loom_walk_node *v, int group)
     return loom__is_input(v->node) || (v->materialize && v->group != group);
 }
 
-/* Classifies input j of a computed node: computed here, or an operand. */
-static void classify_input(ctx *c, int j, int group)
+/* Classifies input j of a computed node, read at index space sp: computed here, or an
+ * operand. */
+static void classify_input(ctx *c, int j, int group, int sp)
 {
     const loom_walk_node *in = &c->w->v[j];
+    if (c->op_of[j] >= 0 && c->ops[c->op_of[j]].space != sp &&
+        c->ops[c->op_of[j]].kind != SRC_PARAM)
+        c->space_conflict = true;
     if (c->mark[j] || c->op_of[j] >= 0)
         return;
+    int o = -1;
     if (in->node->op == LOOM_OP_SCALAR)
-        add_operand(c, j, SRC_PARAM, -1);
+        o = add_operand(c, j, SRC_PARAM, -1);
     else if (is_buffered(in, group))
-        add_operand(c, j, SRC_LOAD, in->buffer);
+        o = add_operand(c, j, SRC_LOAD, in->buffer);
+    if (o >= 0)
+        c->ops[o].space = sp;
+}
+
+/* The space roll node i reads its input at, made on first use; -1 when memory runs out. */
+static int space_below(ctx *c, int i, int parent)
+{
+    for (int k = 1; k < c->nspaces; k++)
+        if (c->spaces[k].roll == i)
+            return k;
+    if (c->nspaces == c->cap_spaces) {
+        int cap = c->cap_spaces ? c->cap_spaces * 2 : 4;
+        space *grown = realloc(c->spaces, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            c->args.params.failed = true;
+            return -1;
+        }
+        c->spaces = grown;
+        c->cap_spaces = cap;
+        if (c->nspaces == 0)
+            c->spaces[c->nspaces++] = (space){.roll = -1};
+    }
+    c->spaces[c->nspaces] = (space){.parent = parent, .roll = i};
+    return c->nspaces++;
+}
+
+/* The space node i's inputs are read at. */
+static int input_space(ctx *c, int i)
+{
+    int sp = c->mark[i] - 1;
+    return c->w->v[i].node->op == LOOM_OP_ROLL ? space_below(c, i, sp) : sp;
 }
 
 /* Operands that user kernels read through raw parameters: passed whole, and loaded per
@@ -136,13 +187,18 @@ static int collect(ctx *c, const int *roots, int nroots, int group)
             loom_array *a = w->v[i].node;
             if (a->op == LOOM_OP_VIEW)
                 continue; /* its base is read through the view, never computed here */
+            int sp = input_space(c, i);
+            if (sp < 0)
+                return -1;
             for (int k = 0; k < a->ninputs; k++) {
                 int j = loom__walk_at(w, a->inputs[k]);
                 const loom_walk_node *in = &w->v[j];
+                if (c->mark[j] && c->mark[j] != sp + 1)
+                    c->space_conflict = true;
                 if (c->mark[j] || in->node->op == LOOM_OP_SCALAR || is_buffered(in, group) ||
                     in->materialize)
                     continue;
-                c->mark[j] = 1;
+                c->mark[j] = sp + 1;
                 stack[top++] = j;
             }
         }
@@ -164,13 +220,17 @@ static int collect(ctx *c, const int *roots, int nroots, int group)
             if (o < 0)
                 return -1;
             c->ops[o].offset = a->offset;
+            c->ops[o].space = c->mark[i] - 1;
             c->mark[i] = 0; /* a view is read, not computed */
             continue;
         }
         if (loom__ops[a->op].kind == LOOM_OPK_GEN || a->op == LOOM_OP_SCALAR)
             continue;
+        int sp = input_space(c, i);
+        if (sp < 0)
+            return -1;
         for (int k = 0; k < a->ninputs; k++)
-            classify_input(c, loom__walk_at(w, a->inputs[k]), group);
+            classify_input(c, loom__walk_at(w, a->inputs[k]), group, sp);
     }
     mark_raw_operands(c);
     /* Roots that are views or inputs of others stay roots: store them from their operand. */
@@ -188,10 +248,22 @@ static void collapse(ctx *c, const loom_array *domain)
 {
     const loom_walk *w = c->w;
     int r = 0;
+    /* Axes a roll steps along keep their own coordinate: no merging with their neighbours. */
+    bool rolled[LOOM_MAXDIMS] = {false}, keep[LOOM_MAXDIMS] = {false};
+    int at[LOOM_MAXDIMS] = {0}, merged_at[LOOM_MAXDIMS] = {0};
+    for (int k = 1; k < c->nspaces; k++) {
+        const loom_array *roll = w->v[c->spaces[k].roll].node;
+        if (roll->ndim != domain->ndim)
+            c->space_conflict = true;
+        else if (roll->param.roll.axis >= 0)
+            rolled[roll->param.roll.axis] = true;
+    }
     c->n = domain->size;
     for (int d = 0; d < domain->ndim; d++) {
         if (domain->shape[d] == 1)
             continue;
+        at[d] = r;
+        keep[r] = rolled[d];
         c->dims[r] = domain->shape[d];
         for (int o = 0; o < c->nops; o++) {
             operand *op = &c->ops[o];
@@ -203,7 +275,8 @@ static void collapse(ctx *c, const loom_array *domain)
     /* Merge d-1 and d when every strided operand steps through them as one dimension. */
     int out = 0;
     for (int d = 0; d < r; d++) {
-        bool merge = out > 0;
+        bool merge = out > 0 && !keep[d] && !(d > 0 && keep[d - 1]);
+        merged_at[d] = merge ? out - 1 : out;
         for (int o = 0; o < c->nops && merge; o++) {
             operand *op = &c->ops[o];
             if (op->kind == SRC_STRIDED || op->kind == SRC_GEN_STRIDED)
@@ -221,8 +294,13 @@ static void collapse(ctx *c, const loom_array *domain)
         out++;
     }
     c->rank = out;
+    for (int k = 1; k < c->nspaces; k++) {
+        const loom_array *roll = w->v[c->spaces[k].roll].node;
+        int axis = (int)roll->param.roll.axis;
+        c->spaces[k].axis = axis >= 0 && axis < domain->ndim ? merged_at[at[axis]] : -1;
+    }
     /* A strided access that walks the domain in order is a plain load at an offset. */
-    c->strided = false;
+    c->strided = c->nspaces > 1; /* rolled spaces need coordinates */
     for (int o = 0; o < c->nops; o++) {
         operand *op = &c->ops[o];
         bool flat = c->rank == 0 || (c->rank == 1 && op->strides[0] == 1);
@@ -302,24 +380,77 @@ static void emit_coords(ctx *c, loom_strbuf *sb, const char *i)
     loom__sb_printf(sb, "        const idx_t c0 = rest;\n");
 }
 
+/* The names of space sp's flat index and coordinate d. */
+static const char *flat_name(int sp, char *buf, size_t n)
+{
+    if (sp == 0)
+        return "i";
+    snprintf(buf, n, "f%d", sp);
+    return buf;
+}
+
+static const char *coord_name(int sp, int d, char *buf, size_t n)
+{
+    if (sp == 0)
+        snprintf(buf, n, "c%d", d);
+    else
+        snprintf(buf, n, "s%d_%d", sp, d);
+    return buf;
+}
+
 static void emit_strided_index(ctx *c, loom_strbuf *sb, const operand *op, int o)
 {
     if (op->kind == SRC_GEN_STRIDED)
         loom__sb_printf(sb, "(idx_t)p%d", op->param);
     else
         loom__sb_printf(sb, "(idx_t)0");
+    char name[32];
     for (int d = 0; d < c->rank; d++)
-        loom__sb_printf(sb, " + c%d * S%d_%d", d, o, d);
+        loom__sb_printf(sb, " + %s * S%d_%d", coord_name(op->space, d, name, sizeof name), o, d);
+}
+
+/* The flat index and coordinates of every rolled space, each from its parent's: a roll along
+ * an axis moves that coordinate, a flat roll the flat index. */
+static void emit_spaces(ctx *c, loom_strbuf *sb)
+{
+    char p[32], q[32];
+    for (int k = 1; k < c->nspaces; k++) {
+        const space *sp = &c->spaces[k];
+        if (sp->axis >= 0) {
+            for (int d = 0; d < c->rank; d++) {
+                const char *from = coord_name(sp->parent, d, p, sizeof p);
+                if (d == sp->axis)
+                    loom__sb_printf(sb, "        const idx_t s%d_%d = %s >= SH%d ? %s - SH%d : %s - SH%d + E%d;\n",
+                                    k, d, from, k, from, k, from, k, k);
+                else
+                    loom__sb_printf(sb, "        const idx_t s%d_%d = %s;\n", k, d, from);
+            }
+            loom__sb_printf(sb, "        idx_t f%d = s%d_0;\n", k, k);
+            for (int d = 1; d < c->rank; d++)
+                loom__sb_printf(sb, "        f%d = f%d * D%d + s%d_%d;\n", k, k, d, k, d);
+            continue;
+        }
+        const char *from = flat_name(sp->parent, q, sizeof q);
+        loom__sb_printf(sb, "        const idx_t f%d = %s >= SH%d ? %s - SH%d : %s - SH%d + E%d;\n",
+                        k, from, k, from, k, from, k, k);
+        loom__sb_printf(sb, "        idx_t rest%d = f%d;\n", k, k);
+        for (int d = c->rank - 1; d > 0; d--)
+            loom__sb_printf(sb, "        const idx_t s%d_%d = rest%d %% D%d; rest%d /= D%d;\n", k, d, k,
+                            d, k, d);
+        loom__sb_printf(sb, "        const idx_t s%d_0 = rest%d;\n", k, k);
+    }
 }
 
 /* A generator read at the kernel's own flat index: in a vector step, random generators get
  * the step and lane apart, so the lanes share their Philox blocks. */
-static void emit_gen_here(ctx *c, loom_strbuf *sb, const loom_array *g, int param, bool vector)
+static void emit_gen_here(ctx *c, loom_strbuf *sb, const loom_array *g, int param, bool vector,
+                          int sp)
 {
+    char f[32];
     if (vector && loom__is_random(g->op))
         loom__emit_random(sb, g, param, "g", "j", c->vec);
     else
-        loom__emit_gen(sb, g, param, "i");
+        loom__emit_gen(sb, g, param, flat_name(sp, f, sizeof f));
 }
 
 static void emit_value(ctx *c, loom_strbuf *sb, int i, bool vector)
@@ -333,8 +464,12 @@ static void emit_value(ctx *c, loom_strbuf *sb, int i, bool vector)
         return;
     }
     if (loom__ops[a->op].kind == LOOM_OPK_GEN) {
-        emit_gen_here(c, sb, a, c->ops[c->op_of[i]].param, vector);
+        emit_gen_here(c, sb, a, c->ops[c->op_of[i]].param, vector, c->mark[i] - 1);
         loom__sb_printf(sb, ";\n");
+        return;
+    }
+    if (a->op == LOOM_OP_ROLL) { /* its input, computed at the rolled index */
+        loom__sb_printf(sb, "v%d;\n", c->local[loom__walk_at(w, a->inputs[0])]);
         return;
     }
     char in[LOOM_MAX_EW_INPUTS][80];
@@ -386,6 +521,7 @@ static void emit_ukernel_defs(const ctx *c, loom_strbuf *sb)
 static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
 {
     const loom_walk *w = c->w;
+    char name[32];
     for (int o = 0; o < c->nops; o++) {
         const operand *op = &c->ops[o];
         const loom_array *a = w->v[op->node].node;
@@ -397,7 +533,8 @@ static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
             if (vector)
                 loom__sb_printf(sb, "        const %s v%d = L%d.v[j];\n", t, c->local[op->node], o);
             else
-                loom__sb_printf(sb, "        const %s v%d = p%d[i];\n", t, c->local[op->node], op->param);
+                loom__sb_printf(sb, "        const %s v%d = p%d[%s];\n", t, c->local[op->node], op->param,
+                                flat_name(op->space, name, sizeof name));
             break;
         case SRC_STRIDED:
             loom__sb_printf(sb, "        const %s v%d = p%d[", t, c->local[op->node], op->param);
@@ -412,7 +549,7 @@ static void emit_loads(ctx *c, loom_strbuf *sb, bool vector)
             const loom_array *g = source_of(a);
             loom__sb_printf(sb, "        const %s v%d = ", t, c->local[op->node]);
             if (op->kind == SRC_GEN) {
-                emit_gen_here(c, sb, g, op->param, vector);
+                emit_gen_here(c, sb, g, op->param, vector, op->space);
             } else {
                 loom_strbuf f = {0};
                 emit_strided_index(c, &f, op, o);
@@ -474,6 +611,10 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     /* Roots that are plain operands (a requested view or scalar) are still stored. */
     const loom_array *domain = w->v[roots[0]].node;
     collapse(&c, domain);
+    if (c.space_conflict) {
+        rc = -2;
+        goto done;
+    }
     choose_vector(&c, roots, nroots);
 
     /* Arguments: outputs, operands, then sizes and strides. */
@@ -534,11 +675,17 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
                 loom__arg_i64(&c.args, op->strides[d]);
         }
     }
+    for (int k = 1; k < c.nspaces; k++) {
+        space *sp = &c.spaces[k];
+        const loom_array *roll = w->v[sp->roll].node;
+        sp->shift_param = loom__arg_param(&c.args, roll, LOOM_SRC_PARAM_I64, LOOM_PARAM(roll.shift));
+        sp->extent_param = loom__arg_i64(&c.args, sp->axis >= 0 ? c.dims[sp->axis] : c.n);
+    }
 
     /* Summary of fused ops, for the header comment, logs and DOT. */
     for (int t = 0; t < c.nnodes; t++) {
         const loom_array *a = w->v[c.nodes[t]].node;
-        if (loom__ops[a->op].kind == LOOM_OPK_EW)
+        if (loom__ops[a->op].kind == LOOM_OPK_EW || a->op == LOOM_OP_ROLL)
             loom__sb_printf(&summary, "%s%s", summary.len ? " " : "", loom__op_label(a));
         if (a->op == LOOM_OP_UKERNEL && *loom__ukernel_options(a) && !k->options)
             k->options = strdup(loom__ukernel_options(a)); /* a boundary: the only user kernel */
@@ -575,6 +722,9 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
                 loom__sb_printf(&sb, "    const idx_t S%d_%d = (idx_t)p%d;\n", o, d, p++);
         }
     }
+    for (int k = 1; k < c.nspaces; k++)
+        loom__sb_printf(&sb, "    const idx_t SH%d = (idx_t)p%d, E%d = (idx_t)p%d;\n", k,
+                        c.spaces[k].shift_param, k, c.spaces[k].extent_param);
     loom__sb_printf(&sb, "    const idx_t stride = (idx_t)gridDim.x * blockDim.x;\n");
     loom__sb_printf(&sb, "    idx_t start = (idx_t)blockIdx.x * blockDim.x + threadIdx.x;\n");
     if (c.vec > 1) {
@@ -598,6 +748,7 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     }
     loom__sb_printf(&sb, "    for (idx_t i = start; i < n; i += stride) {\n");
     emit_coords(&c, &sb, "i");
+    emit_spaces(&c, &sb);
     emit_body(&c, &sb, roots, nroots, out_param, false);
     loom__sb_printf(&sb, "    }\n}\n");
     free(params);
@@ -631,7 +782,12 @@ done:
         loom__sb_free(&sb);
         loom__sb_free(&summary);
         loom__sb_free(&c.args.params);
-        loom__error(LOOM_ERR_OOM, fn, "out of host memory while generating a kernel");
+        if (rc == -2) /* a bug of partitioning, reported rather than computed wrong */
+            loom__error(LOOM_ERR_INVALID, fn,
+                        "internal error: a kernel needs a value at two different roll indices");
+        else
+            loom__error(LOOM_ERR_OOM, fn, "out of host memory while generating a kernel");
+        rc = -1;
     }
     /* Leave the scratch as found: marks 0, operand and SSA maps -1. */
     for (int t = 0; c.mark && t < c.nlisted; t++)
@@ -639,6 +795,7 @@ done:
     for (int o = 0; o < c.nops; o++)
         c.op_of[c.ops[o].node] = -1;
     free(c.ops);
+    free(c.spaces);
     free(out_param);
     return rc;
 }

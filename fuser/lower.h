@@ -54,6 +54,18 @@ int loom__lower_copy_in(loom_plan_builder *b, const char *fn, const loom_walk *w
  * library call); returns the buffer, or -1 with the error under fn. */
 int loom__lower_copy_to_scratch(loom_plan_builder *b, const char *fn, const loom_walk *w,
                                 const loom_array *a);
+/* Rolls (fuser/roll.c). scratch: 3 * w->n + w->nedges ints, the first w->n of them 0, or NULL
+ * when it could not be allocated (every roll is then written to memory). */
+/* Marks rolls read by anything but elementwise kernels (reductions, scans, library calls). */
+void loom__rolls_read_by_others(loom_walk *w);
+/* Roll i, once decided like any elementwise node: written to memory unless everything it
+ * computes inline is read from nowhere else. */
+void loom__roll_place(loom_walk *w, int i, int *scratch);
+/* Reduction i: its input is written to memory when computing it inline would compute a roll. */
+void loom__reduction_input_without_roll(loom_walk *w, int i, int *scratch);
+/* Whether computing start inline (start itself included) computes a roll; stack has room for
+ * w->n + w->nedges entries. */
+bool loom__inlines_roll(const loom_walk *w, int start, int *stack);
 
 /* The library lowerings, one per library op (fuser/lower_<op>.c). */
 extern const loom_lowering loom__lower_matmul;

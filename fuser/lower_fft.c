@@ -3,7 +3,10 @@
  * layout can describe its view (one stride for the innermost transformed axis, the outer ones
  * whole multiples of it, one uniform stride between batch members); otherwise it is written to
  * memory first. Two cases always read a contiguous copy: zero-padding (a generated kernel
- * writes the padded input) and complex-to-real transforms (cuFFT overwrites their input). */
+ * writes the padded input) and complex-to-real transforms (cuFFT overwrites their input).
+ * A real scalar multiplying the result (the norm's scale) is folded into that copy, scaling the
+ * input instead: the transform is linear, so only rounding differs. Where there is no copy, a
+ * cuFFT store callback may apply it, where the decision table says it wins. */
 #include "emit.h"
 #include "lower.h"
 
@@ -108,17 +111,35 @@ static void inputs_in_memory(loom_walk *w, int i)
     loom__contiguous_in_memory(w, a);
 }
 
+/* The element type the prologue copies as: bits (one kernel per element size), or with a scale
+ * the dtype's own (complex as float2/double2). */
+static const char *prologue_type(int dtype, size_t item, bool scaled)
+{
+    if (!scaled)
+        return item == 4 ? "unsigned int" : item == 8 ? "unsigned long long" : "ulonglong2";
+    switch (dtype) {
+    case LOOM_FLOAT32: return "float";
+    case LOOM_FLOAT64: return "double";
+    case LOOM_COMPLEX64: return "float2";
+    default: return "double2";
+    }
+}
+
 /* A kernel copying the contiguous input (batch, m0, m1, m2) into the contiguous (batch, n0, n1,
- * n2) scratch, zeros where an index passes the input's length. Copies bits: one kernel per
- * element size. */
+ * n2) scratch, zeros where an index passes the input's length, times scale's value when scale
+ * is not NULL. */
 static int pad_kernel(const char *fn, const loom_walk *w, loom_plan_builder *b, int dst, int src,
-                      size_t item, int64_t batch, const int64_t *m, const int64_t *n)
+                      int dtype, int64_t batch, const int64_t *m, const int64_t *n,
+                      const loom_array *scale)
 {
     loom_step *s = loom__plan_step(b, fn, LOOM_STEP_KERNEL);
     if (!s)
         return -1;
     loom_kernel *k = &s->kernel;
-    const char *type = item == 4 ? "unsigned int" : item == 8 ? "unsigned long long" : "ulonglong2";
+    size_t item = loom_dtype_size((loom_dtype)dtype);
+    const char *type = prologue_type(dtype, item, scale != NULL);
+    bool pair = scale && loom__is_complex((loom_dtype)dtype);
+    const char *real = dtype == LOOM_FLOAT32 || dtype == LOOM_COMPLEX64 ? "float" : "double";
     loom_kargs g = {.w = w, .k = k};
     loom__arg_ptr_typed(&g, dst, type, true, 0);
     loom__arg_ptr_typed(&g, src, type, false, 0);
@@ -127,10 +148,15 @@ static int pad_kernel(const char *fn, const loom_walk *w, loom_plan_builder *b, 
         loom__arg_i64(&g, n[d]);
     for (int d = 0; d < 3; d++)
         loom__arg_i64(&g, m[d]);
+    if (scale)
+        loom__arg_param(&g, scale, LOOM_SRC_VALUE, 0); /* p9 */
     char *params = loom__sb_take(&g.params);
     loom_strbuf sb = {0};
     if (params) {
-        loom__sb_printf(&sb, "// Loom FFT input zero-padding, %zu-byte elements\n", item);
+        if (scale)
+            loom__sb_printf(&sb, "// Loom FFT input copy, zero-padded and scaled, %s elements\n", type);
+        else
+            loom__sb_printf(&sb, "// Loom FFT input zero-padding, %zu-byte elements\n", item);
         loom__sb_printf(&sb, "extern \"C\" __global__ void __launch_bounds__(%d) @NAME@(\n%s)\n{\n",
                         PAD_BLOCK, params);
         loom__sb_printf(
@@ -143,10 +169,13 @@ static int pad_kernel(const char *fn, const loom_walk *w, loom_plan_builder *b, 
                  "        long long x0 = r %% p3, batch = r / p3;\n"
                  "        %s v = {};\n"
                  "        if (x0 < p6 && x1 < p7 && x2 < p8)\n"
-                 "            v = p1[((batch * p6 + x0) * p7 + x1) * p8 + x2];\n"
-                 "        p0[i] = v;\n"
-                 "    }\n}\n",
+                 "            v = p1[((batch * p6 + x0) * p7 + x1) * p8 + x2];\n",
             type);
+        if (pair)
+            loom__sb_printf(&sb, "        v.x *= (%s)p9;\n        v.y *= (%s)p9;\n", real, real);
+        else if (scale)
+            loom__sb_printf(&sb, "        v *= (%s)p9;\n", real);
+        loom__sb_printf(&sb, "        p0[i] = v;\n    }\n}\n");
         free(params);
     }
     char *src_text = loom__sb_take(&sb);
@@ -155,25 +184,26 @@ static int pad_kernel(const char *fn, const loom_walk *w, loom_plan_builder *b, 
     k->work = batch * n[0] * n[1] * n[2];
     k->block = PAD_BLOCK;
     k->vec = 1;
-    static const char summary[] = "fft zero-padding";
-    k->summary = malloc(sizeof summary);
+    const char *summary = scale ? "fft input copy with the scale" : "fft zero-padding";
+    k->summary = malloc(strlen(summary) + 1);
     if (!src_text || !k->summary || loom__kernel_name_source(k, "loom_fftpad", src_text)) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while generating a kernel");
         return -1;
     }
-    memcpy(k->summary, summary, sizeof summary);
+    memcpy(k->summary, summary, strlen(summary) + 1);
     return 0;
 }
 
 static const char *type_names[] = {"c2c", "r2c", "c2r"};
 
-static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
-                 int nroots, bool persistent)
+/* The steps of FFT node f writing buffer out; scale: a real scalar multiplying the result,
+ * applied to the input copy or, when the transform makes none, by a store callback; or NULL.
+ * nodes: what the cuFFT step computes, for DOT. */
+static int lower_node(const char *fn, loom_plan_builder *b, const loom_walk *w,
+                      const loom_array *f, int out, const loom_array *scale,
+                      const loom_array *const *nodes, int nnodes)
 {
-    (void)nroots;
-    (void)persistent;
-    const loom_walk_node *v = &w->v[roots[0]];
-    const loom_array *f = v->node, *a = f->inputs[0];
+    const loom_array *a = f->inputs[0];
     if (f->size == 0)
         return 0;
     fft_shape s = shape_of(f);
@@ -192,6 +222,8 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     }
     l.ostride = 1;
     l.odist = ospan;
+    l.store_scale = scale && !needs_copy(f);
+    l.scale = l.store_scale ? scale->param.value.re : 0.0;
 
     size_t item = loom_dtype_size((loom_dtype)a->dtype), in_offset = 0;
     int in_buf;
@@ -211,13 +243,13 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
         int tmp = loom__plan_scratch(b, fn, (size_t)(batch * span) * item, step, step + 1);
         if (tmp < 0)
             return -1;
-        if (padded(f)) {
+        if (padded(f) || scale) {
             int64_t m[3] = {1, 1, 1}, n[3] = {1, 1, 1};
             for (int k = 0; k < r; k++) {
                 m[3 - r + k] = a->shape[nd - r + k];
                 n[3 - r + k] = s.need[k];
             }
-            if (pad_kernel(fn, w, b, tmp, in_buf, item, batch, m, n))
+            if (pad_kernel(fn, w, b, tmp, in_buf, a->dtype, batch, m, n, scale))
                 return -1;
         } else {
             loom_step *c = loom__plan_step(b, fn, LOOM_STEP_COPY);
@@ -239,7 +271,7 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     c->nbuffers = 2;
     c->buffer[0] = in_buf;
     c->byte_offset[0] = in_offset;
-    c->buffer[1] = v->buffer;
+    c->buffer[1] = out;
     c->workspace = work;
     c->args.fft = l;
     char summary[160];
@@ -248,9 +280,86 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     for (int k = 0; k < r; k++)
         at += snprintf(summary + at, sizeof summary - (size_t)at, "%s%lld", k ? "," : "",
                        (long long)l.n[k]);
-    snprintf(summary + at, sizeof summary - (size_t)at, ") x %lld%s", (long long)batch,
-             strided ? ", input read in place" : "");
-    return loom__step_describe(b, fn, step, summary, (const loom_array *const[]){f}, 1);
+    snprintf(summary + at, sizeof summary - (size_t)at, ") x %lld%s%s", (long long)batch,
+             strided ? ", input read in place" : "",
+             l.store_scale ? ", scale in a store callback"
+             : scale       ? ", scale folded into the input copy"
+                           : "");
+    return loom__step_describe(b, fn, step, summary, nodes, nnodes);
 }
 
-const loom_lowering loom__lower_fft = {LOOM_PLACE_ALONE, inputs_in_memory, lower, NULL};
+static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
+                 int nroots, bool persistent)
+{
+    (void)nroots;
+    (void)persistent;
+    const loom_walk_node *v = &w->v[roots[0]];
+    return lower_node(fn, b, w, v->node, v->buffer, NULL, (const loom_array *const[]){v->node}, 1);
+}
+
+/* ---- s * fft(x): the scale folded into the input copy ---- */
+
+/* The FFT node y multiplies by a real scalar, *scale set to that scalar; NULL otherwise. */
+static const loom_array *scaled_fft(const loom_array *y, const loom_array **scale)
+{
+    *scale = NULL;
+    if (y->op != LOOM_OP_MULTIPLY || y->ninputs != 2)
+        return NULL;
+    for (int k = 0; k < 2; k++) {
+        const loom_array *f = y->inputs[k], *s = y->inputs[1 - k];
+        if (f->op == LOOM_OP_FFT && !loom__is_input(f) && s->op == LOOM_OP_SCALAR &&
+            loom__is_float((loom_dtype)s->dtype)) {
+            *scale = s;
+            return f;
+        }
+    }
+    return NULL;
+}
+
+static void scaled_inputs_in_memory(loom_walk *w, int i)
+{
+    const loom_array *scale;
+    inputs_in_memory(w, loom__walk_at(w, scaled_fft(w->v[i].node, &scale)));
+}
+
+static int lower_scaled(const char *fn, loom_plan_builder *b, const loom_walk *w,
+                        const int *roots, int nroots, bool persistent)
+{
+    (void)nroots;
+    (void)persistent;
+    const loom_walk_node *v = &w->v[roots[0]];
+    const loom_array *scale, *f = scaled_fft(v->node, &scale);
+    return lower_node(fn, b, w, f, v->buffer, scale, (const loom_array *const[]){f, v->node}, 2);
+}
+
+static const loom_lowering scaled = {LOOM_PLACE_ALONE, scaled_inputs_in_memory, lower_scaled,
+                                     NULL};
+
+/* Whether a store callback applies the scale of f's result: no input copy to fold it into,
+ * a complex result, and the decision table says it beats a kernel after the transform. */
+static bool callback_wins(const loom_walk *w, const loom_array *f)
+{
+    const loom_array *a = f->inputs[0];
+    int64_t batch = 1;
+    for (int i = 0; i < a->ndim - (int)f->param.fft.rank; i++)
+        batch *= a->shape[i];
+    return f->param.fft.type != LOOM_FFT_C2R &&
+           loom__fft_callback_wins(w->options ? w->options->fft_callbacks : 0,
+                                   (int)f->param.fft.type, a->dtype, batch);
+}
+
+/* The FFT's one consumer multiplies it by a real scalar in its own dtype, and the transform
+ * copies its input anyway (zero-padding, complex-to-real): the scale is applied in that copy;
+ * or it makes none and a store callback wins. */
+static const loom_lowering *epilogue(const loom_walk *w, int consumer)
+{
+    const loom_array *y = w->v[consumer].node, *scale, *f = scaled_fft(y, &scale);
+    if (!f)
+        return NULL;
+    const loom_walk_node *fv = &w->v[loom__walk_at(w, f)];
+    bool sole = fv->nconsumers == 1 && !fv->requested;
+    bool foldable = needs_copy(f) || callback_wins(w, f);
+    return sole && y->dtype == f->dtype && y->cdtype == f->dtype && foldable ? &scaled : NULL;
+}
+
+const loom_lowering loom__lower_fft = {LOOM_PLACE_ALONE, inputs_in_memory, lower, epilogue};

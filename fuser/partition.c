@@ -8,13 +8,15 @@
 
 loom_fuse_options loom__fuse_options_default(void)
 {
-    const char *env = getenv("LOOM_FUSE"), *lt = getenv("LOOM_LT_EPILOGUE");
+    const char *env = getenv("LOOM_FUSE"), *lt = getenv("LOOM_LT_EPILOGUE"),
+               *cb = getenv("LOOM_FFT_CALLBACKS");
     loom_fuse_options o = {
         .fuse = !(env && strcmp(env, "0") == 0),
         .max_ops = 256,
         .max_inputs = 32,
         .chain_depth = 64,
         .lt_epilogue = lt && strcmp(lt, "1") == 0 ? 1 : lt && strcmp(lt, "0") == 0 ? 0 : -1,
+        .fft_callbacks = cb && strcmp(cb, "1") == 0 ? 1 : cb && strcmp(cb, "0") == 0 ? 0 : -1,
     };
     return o;
 }
@@ -27,6 +29,7 @@ typedef struct group_info {
     uint32_t mask;
     int nreductions;
     int first_step, last_step;
+    bool rolls; /* an elementwise kernel computing a roll: it takes no other root */
 } group_info;
 
 static bool computed(const loom_array *a)
@@ -90,11 +93,12 @@ static void alone_inputs_in_memory(loom_walk *w)
     }
 }
 
-static void decide(loom_walk *w, const loom_fuse_options *o)
+static void decide(loom_walk *w, const loom_fuse_options *o, int *scratch)
 {
     w->options = o;
     assign_lowerings(w, o);
     alone_inputs_in_memory(w);
+    loom__rolls_read_by_others(w);
     for (int i = 0; i < w->n; i++) {
         loom_walk_node *v = &w->v[i];
         loom_array *a = v->node;
@@ -130,6 +134,10 @@ static void decide(loom_walk *w, const loom_fuse_options *o)
             v->materialize = true;
         else if (ew && v->depth >= o->chain_depth)
             v->materialize = true; /* equal chunks of a long chain share one compiled kernel */
+        if (a->op == LOOM_OP_ROLL)
+            loom__roll_place(w, i, scratch);
+        else if (place == LOOM_PLACE_REDUCTION)
+            loom__reduction_input_without_roll(w, i, scratch);
         v->kernel_ops = v->ops;
         if (v->materialize)
             v->ops = v->reads = v->depth = 0;
@@ -249,7 +257,9 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
 {
     loom_walk w = *wp;
     bool ok = false;
-    decide(&w, opts);
+    int *roll_scratch = calloc((size_t)(3 * w.n + w.nedges + 1), sizeof *roll_scratch);
+    decide(&w, opts, roll_scratch);
+    free(roll_scratch);
 
     loom_plan *p = calloc(1, sizeof *p);
     group_info *info = calloc((size_t)w.n + 1, sizeof *info);
@@ -293,6 +303,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         bool g_reduction = g >= 0 && info[g].lowering->placement == LOOM_PLACE_REDUCTION;
         bool g_alone = g >= 0 && info[g].lowering->placement == LOOM_PLACE_ALONE;
         bool join = false;
+        bool rolls = !reduce && !alone && loom__inlines_roll(&w, i, stack);
         if (alone) {
             /* a group of its own */
         } else if (opts->fuse && g_reduction &&
@@ -306,7 +317,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
                 v->level = (int8_t)level;
                 info[g].persistent |= persistent;
             }
-        } else if (!reduce && g >= 0 && !g_reduction && !g_alone) {
+        } else if (!reduce && g >= 0 && !g_reduction && !g_alone && !rolls && !info[g].rolls) {
             join = opts->fuse && v->requested && group_requested &&
                    group_ops + v->kernel_ops <= opts->max_ops;
             if (join) {
@@ -321,7 +332,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
             group_start[g] = nroots;
             group_ops = 0;
             group_requested = true;
-            info[g] = (group_info){.lowering = low};
+            info[g] = (group_info){.lowering = low, .rolls = rolls};
             if (reduce) {
                 const loom_array *dom = v->node->inputs[0];
                 info[g].dom = dom;

@@ -177,6 +177,9 @@ typedef struct loom_fft_args {
     int rank;
     int64_t n[3], inembed[3], onembed[3];
     int64_t istride, idist, ostride, odist, batch;
+    /* A store callback multiplies each element of the result by scale (docs/fft.md). */
+    bool store_scale;
+    double scale;
 } loom_fft_args;
 /* A stable radix sort of rows rows of n keys (CUB's DoubleBuffer form). Buffers: keys 0 (the
  * input) and keys 1, then for argsort values 0 (the indices) and values 1; every one of them is
@@ -231,6 +234,13 @@ typedef struct loom_eig_args {
 /* Stacks of at most this order with more than one matrix use cuBLAS's batched LU routines
  * (one call for the stack); larger matrices are factored one call each. */
 #define LOOM_LU_BATCHED_MAX_N 64
+
+/* The CUDA C++ source (malloc'd) of a's store callback, its function's name into name; NULL
+ * when memory runs out (fuser/fft_callback.c). */
+char *loom__fft_store_callback(const loom_fft_args *a, char *name, size_t name_len);
+/* Whether a store callback beats cuFFT plus a kernel for this transform type, input dtype and
+ * batch: the measured table (setting -1), every batched transform (1) or never (0). */
+bool loom__fft_callback_wins(int setting, int type, int dtype, int64_t batch);
 
 #define LOOM_LIB_MAX_BUFFERS 4
 
@@ -332,6 +342,7 @@ typedef struct loom_fuse_options {
      * captured. exec/ supplies it (it owns the library handles); NULL when planning without a
      * device (CPU tests): workspaces are then empty. Returns LOOM_OK or an error code. */
     int (*workspace_query)(const char *fn, const loom_libcall *l, int device, size_t *bytes);
+    int fft_callbacks;  /* LOOM_FFT_CALLBACKS: 1 batched transforms, 0 never, -1 the table */
 } loom_fuse_options;
 
 

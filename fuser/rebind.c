@@ -91,7 +91,8 @@ int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, s
     sb.cap = (size_t)w->n * 48 + 64; /* most nodes need less: one allocation, no regrowth */
     sb.data = malloc(sb.cap);
     sb.failed = !sb.data;
-    int32_t opts[5] = {o->fuse, o->max_ops, o->max_inputs, o->chain_depth, o->lt_epilogue};
+    int32_t opts[6] = {o->fuse, o->max_ops, o->max_inputs, o->chain_depth, o->lt_epilogue,
+                       o->fft_callbacks};
     put(&sb, opts, sizeof opts);
     for (int i = 0; i < w->n; i++) {
         const loom_walk_node *v = &w->v[i];
@@ -119,6 +120,13 @@ int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, s
         if (a->op == LOOM_OP_VIEW) {
             put(&sb, a->strides, (size_t)a->ndim * sizeof *a->strides);
             put(&sb, &a->offset, sizeof a->offset);
+        }
+        if (a->op == LOOM_OP_MULTIPLY) {
+            /* a scale an FFT step may apply in a store callback, compiled into the cuFFT plan
+             * (fuser/lower_fft.c): plans share it only for equal values */
+            for (int k = 0; k < 2; k++)
+                if (a->inputs[k]->op == LOOM_OP_FFT && a->inputs[1 - k]->op == LOOM_OP_SCALAR)
+                    put(&sb, &a->inputs[1 - k]->param.value.re, sizeof(double));
         }
         size_t plen;
         const void *param = loom__structural_params(a, &plen);

@@ -65,6 +65,8 @@ int loom__reduction_join(const loom_walk *w, int i, int g, const loom_array *dom
         }
         if (loom__is_input(n) || (j != i && v->materialize))
             continue;
+        if (n->op == LOOM_OP_ROLL)
+            return LOOM_LEVEL_NONE; /* reduction kernels compute no rolls (fuser/roll.c) */
         if (n->op == LOOM_OP_VIEW) {
             const loom_walk_node *b = &w->v[loom__walk_at(w, n->inputs[0])];
             if (b->materialize && b->group == g && !loom__is_input(b->node)) {

@@ -192,6 +192,14 @@ static void param_fields(FILE *out, const loom_array *a)
         snprintf(buf, sizeof buf, "axis %lld", (long long)a->param.scan.axis);
         field(out, buf);
         break;
+    case LOOM_OP_ROLL:
+        if (a->param.roll.axis < 0)
+            snprintf(buf, sizeof buf, "flat shift %lld", (long long)a->param.roll.shift);
+        else
+            snprintf(buf, sizeof buf, "axis %lld shift %lld", (long long)a->param.roll.axis,
+                     (long long)a->param.roll.shift);
+        field(out, buf);
+        break;
     case LOOM_OP_VIEW: {
         int used = snprintf(buf, sizeof buf, "strides ");
         loom__fmt_shape(buf + used, sizeof buf - (size_t)used, a->ndim, a->strides);

@@ -75,14 +75,19 @@ static loom_array *as_real(const char *fn, loom_array *x)
 
 /* One FFT node of type over the distinct axes ax[0..r) (r <= 3, normalised) of x (already of
  * the transform's input dtype), len[k] points along ax[k] (the real side's for C2R). x is
- * cropped here with a slice and zero-padded by the lowering. Call inside a scope. */
+ * cropped here with a slice and zero-padded by the lowering. When *scale is not 1 and the
+ * transform copies its input anyway (zero-padding, complex-to-real), the node's result is
+ * multiplied by it before moving the axes back, which the lowering folds into that copy
+ * (fuser/lower_fft.c); *scale is then 1. Call inside a scope. */
 static loom_array *fft_pass(const char *fn, loom_array *x, int type, bool inverse, int r,
-                            const int *ax, const int64_t *len)
+                            const int *ax, const int64_t *len, double *scale)
 {
+    bool copies = type == LOOM_FFT_C2R;
     for (int k = 0; k < r && x; k++) {
         int64_t need = type == LOOM_FFT_C2R && k == r - 1 ? len[k] / 2 + 1 : len[k];
         if (x->shape[ax[k]] > need)
             x = loom_slice(x, ax[k], 0, need, 1);
+        copies |= x && x->shape[ax[k]] < need;
     }
     if (!x)
         return NULL;
@@ -122,7 +127,12 @@ static loom_array *fft_pass(const char *fn, loom_array *x, int type, bool invers
     for (int k = 0; k < r; k++)
         f->param.fft.n[k] = len[k];
     loom__node_set_input(f, 0, t);
-    return identity ? loom__node_finish(f) : loom_transpose(loom__node_finish(f), back);
+    loom_array *y = loom__node_finish(f);
+    if (copies && *scale != 1.0) {
+        y = loom_mul_scalar(y, *scale);
+        *scale = 1.0;
+    }
+    return identity ? y : loom_transpose(y, back);
 }
 
 /* ---- many axes ---- */
@@ -159,9 +169,9 @@ static int resolve_axes(const char *fn, const loom_array *a, const int64_t *s, c
 }
 
 /* Passes over axes[first..end) in NumPy's order (last axis first), up to three distinct axes
- * a node; the product of their lengths is multiplied into *points. */
+ * a node; the last pass may take *scale (fft_pass). */
 static loom_array *c2c_passes(const char *fn, loom_array *x, bool inverse, const fft_axes *fa,
-                              int first, int end, double *points)
+                              int first, int end, double *scale)
 {
     int k = end;
     while (x && k > first) {
@@ -175,7 +185,6 @@ static loom_array *c2c_passes(const char *fn, loom_array *x, bool inverse, const
                 break;
             ax[group] = fa->ax[k - 1];
             len[group++] = fa->len[k - 1];
-            *points *= (double)fa->len[k - 1];
             k--;
         }
         /* ax holds the axes last-first; a node takes them in axis order of the pass */
@@ -185,15 +194,10 @@ static loom_array *c2c_passes(const char *fn, loom_array *x, bool inverse, const
             oa[g] = ax[group - 1 - g];
             ol[g] = len[group - 1 - g];
         }
-        x = fft_pass(fn, x, LOOM_FFT_C2C, inverse, group, oa, ol);
+        double none = 1.0;
+        x = fft_pass(fn, x, LOOM_FFT_C2C, inverse, group, oa, ol, k == first ? scale : &none);
     }
     return x;
-}
-
-static loom_array *scaled(loom_array *x, int norm, bool inverse, double points)
-{
-    double f = norm_factor(norm, inverse, points);
-    return f == 1.0 || !x ? x : loom_mul_scalar(x, f);
 }
 
 /* The result of a C2R transform in NumPy's dtype: float16 input gives float16 (NumPy 2 computes
@@ -220,17 +224,21 @@ static loom_array *fftn(const char *fn, fft_family family, bool inverse, loom_ar
         loom__error(LOOM_ERR_INVALID, fn, "at least one axis must be transformed");
         return NULL;
     }
+    /* The norm's factor: n is the product of every transformed length (a repeated axis counts
+     * each time), applied by the last pass that copies its input, else after the transform. */
     double points = 1.0;
+    for (int k = 0; k < fa.n; k++)
+        points *= (double)fa.len[k];
+    double scale = norm_factor(norm, inverse, points);
     loom_scope_begin();
     loom_array *x = family == FAMILY_R2C ? as_real(fn, a) : as_complex(a);
     if (family == FAMILY_C2C) {
-        x = c2c_passes(fn, x, inverse, &fa, 0, fa.n, &points);
+        x = c2c_passes(fn, x, inverse, &fa, 0, fa.n, &scale);
     } else if (family == FAMILY_R2C) {
         /* The real-to-complex pass takes the last axis and the distinct ones before it. */
         int k = fa.n - 1, ax[FFT_MAX_RANK] = {fa.ax[k]};
         int64_t len[FFT_MAX_RANK] = {fa.len[k]};
         int group = 1;
-        points *= (double)fa.len[k];
         while (k > 0 && group < FFT_MAX_RANK) {
             bool repeated = false;
             for (int g = 0; g < group; g++)
@@ -239,7 +247,6 @@ static loom_array *fftn(const char *fn, fft_family family, bool inverse, loom_ar
                 break;
             ax[group] = fa.ax[k - 1];
             len[group++] = fa.len[--k];
-            points *= (double)fa.len[k];
         }
         int oa[FFT_MAX_RANK];
         int64_t ol[FFT_MAX_RANK];
@@ -247,8 +254,10 @@ static loom_array *fftn(const char *fn, fft_family family, bool inverse, loom_ar
             oa[g] = ax[group - 1 - g];
             ol[g] = len[group - 1 - g];
         }
-        x = x ? fft_pass(fn, x, LOOM_FFT_R2C, false, group, oa, ol) : NULL;
-        x = c2c_passes(fn, x, false, &fa, 0, k, &points);
+        double none = 1.0;
+        x = x ? fft_pass(fn, x, LOOM_FFT_R2C, false, group, oa, ol, k == 0 ? &scale : &none)
+              : NULL;
+        x = c2c_passes(fn, x, false, &fa, 0, k, &scale);
     } else {
         /* NumPy: complex passes over all but the last axis, then the complex-to-real one; the
          * C2R node takes the last axis and the distinct ones before it that are transformed
@@ -262,13 +271,14 @@ static loom_array *fftn(const char *fn, fft_family family, bool inverse, loom_ar
                 break;
             first--;
         }
-        x = c2c_passes(fn, x, true, &fa, 0, first, &points);
+        double none = 1.0;
+        x = c2c_passes(fn, x, true, &fa, 0, first, &none);
         int r = last - first + 1;
-        for (int g = first; g <= last; g++)
-            points *= (double)fa.len[g];
-        x = x ? fft_pass(fn, x, LOOM_FFT_C2R, true, r, &fa.ax[first], &fa.len[first]) : NULL;
+        x = x ? fft_pass(fn, x, LOOM_FFT_C2R, true, r, &fa.ax[first], &fa.len[first], &scale)
+              : NULL;
     }
-    x = scaled(x, norm, inverse, points);
+    if (x && scale != 1.0)
+        x = loom_mul_scalar(x, scale);
     if (family == FAMILY_C2R)
         x = c2r_result(x, (loom_dtype)a->dtype);
     return loom__scope_return(x);

@@ -43,7 +43,11 @@ typedef enum loom_opkind {
     LOOM_OPK_MULTI,
     /* One result of a MULTI node (param.result): its bytes inside the input's packed value,
      * with the result's own dtype and shape. Costs no step and no copy. */
-    LOOM_OPK_RESULT
+    LOOM_OPK_RESULT,
+    /* A rotation of its one input (param.roll): the input's shape and dtype, element i read
+     * at a modular index. Computed inside elementwise kernels like a view, where the nodes it
+     * reads are evaluated at the rolled index (fuser/codegen_ew.c). */
+    LOOM_OPK_ROLL
 } loom_opkind;
 
 typedef struct loom_opinfo {
@@ -122,6 +126,8 @@ typedef union loom_params {
      * axes; the input may be shorter along them (zero-padded by the lowering) */
     struct { int64_t type, inverse, rank, n[3]; } fft;
     struct { int64_t trans; } lu_solve;
+    /* ROLL: axis 0..ndim-1, or -1 for the flat index (structural); shift in [1, extent) */
+    struct { int64_t axis, shift; } roll;
     /* MULTI nodes: where each result lies in the packed value, then the op's own options */
     struct {
         int64_t offset[LOOM_MAX_RESULTS];

@@ -270,6 +270,10 @@ const void *loom__structural_params(const loom_array *a, size_t *len)
         *len = sizeof a->param.lu_solve;
         return &a->param.lu_solve;
     }
+    if (a->op == LOOM_OP_ROLL) {
+        *len = sizeof a->param.roll.axis; /* the shift is a kernel argument */
+        return &a->param.roll.axis;
+    }
     if (a->op == LOOM_OP_ROUND) {
         *len = sizeof a->param.round;
         return &a->param.round;

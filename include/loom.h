@@ -849,6 +849,22 @@ int loom_linalg_lstsq(loom_array *a, loom_array *b, double rcond, loom_array **x
 loom_array *loom_linalg_tensorinv(loom_array *a, int ind);
 loom_array *loom_linalg_tensorsolve(loom_array *a, loom_array *b, const int *axes, int naxes);
 
+/* Rolls and FFT shifts (docs/fft.md): index maps computed by consumers' kernels, never copies  */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.roll(a, shift, axis): element i of the result is a's element (i - shift) mod n along axis;
+ * axis LOOM_AXIS_NONE rolls the flattened array and keeps a's shape. */
+loom_array *loom_roll(loom_array *a, int64_t shift, int axis);
+/* np.roll with sequences: shifts broadcast against axes as NumPy does (equal lengths, or one
+ * of them 1); a repeated axis adds its shifts. axes NULL: the flattened array, every shift
+ * applied to it. */
+loom_array *loom_roll_axes(loom_array *a, const int64_t *shifts, int nshifts, const int *axes,
+                           int naxes);
+/* np.fft.fftshift / ifftshift over axes (NULL: every axis): a roll by n/2 (ifftshift: -(n/2))
+ * along each. */
+loom_array *loom_fft_fftshift(loom_array *a, const int *axes, int naxes);
+loom_array *loom_fft_ifftshift(loom_array *a, const int *axes, int naxes);
+
 #ifdef __cplusplus
 }
 #endif

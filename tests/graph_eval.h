@@ -1,6 +1,6 @@
 /* A slow reference evaluator of recorded graphs on the CPU, for the node kinds the matrix
  * products record (host leaves, scalars, eye, views, copies, casts, multiply, logical_and,
- * conjugate, sum, any, matmul) and the range generators, so tests can check the values a graph
+ * conjugate, sum, any, matmul), rolls and the range generators, so tests can check the values a graph
  * stands for without a GPU. Values are complex doubles; integer results wrap to their dtype at
  * every node, bool results are 0 or 1. Float rounding is modelled only for arange and
  * linspace (ge_range_at, each element as kernels/loom_gen.cuh computes it); elsewhere tests
@@ -178,6 +178,20 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
             int64_t f = n->offset;
             for (int d = 0; d < n->ndim; d++)
                 f += idx[d] * n->strides[d];
+            out[i] = in[0][f];
+        }
+        break;
+    case LOOM_OP_ROLL: /* element i reads the input at (i - shift) mod extent */
+        for (int64_t i = 0; i < size; i++) {
+            int64_t ax = n->param.roll.axis, sh = n->param.roll.shift, f = 0;
+            if (ax < 0) {
+                out[i] = in[0][(i - sh + size) % size];
+                continue;
+            }
+            ge_unravel(i, n->ndim, n->shape, idx);
+            idx[ax] = (idx[ax] - sh + n->shape[ax]) % n->shape[ax];
+            for (int d = 0; d < n->ndim; d++)
+                f = f * n->shape[d] + idx[d];
             out[i] = in[0][f];
         }
         break;

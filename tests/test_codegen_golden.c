@@ -1,5 +1,6 @@
 /* Generated kernel source must not change by accident: a corpus of graphs (elementwise chains,
- * views, generators, every reduction strategy, scans; several dtypes; fused and LOOM_FUSE=0)
+ * views, generators, every reduction strategy, scans, rolls; several dtypes; fused and
+ * LOOM_FUSE=0)
  * is planned, and each generated kernel's source and launch shape are hashed and compared with
  * tests/data/codegen_golden.txt. A deliberate change of the generators rewrites that file with
  * LOOM_UPDATE_GOLDEN=1 (and the commit says why the source changed). Needs no GPU. */
@@ -202,6 +203,22 @@ static void scan_cases(void)
     }
 }
 
+/* Rolls: along an axis, flat, nested, of an expression and of a transposed view. */
+static void roll_cases(void)
+{
+    loom_scope_begin();
+    loom_array *x = test_input(2, (int64_t[]){64, 48}, LOOM_FLOAT32);
+    loom_array *r[4] = {loom_fft_fftshift(loom_abs(x), NULL, 0), loom_roll(x, 5, LOOM_AXIS_NONE),
+                        loom_add(loom_roll(loom_exp(x), 3, 1), x),
+                        loom_roll(loom_transpose(x, NULL), 2, 0)};
+    char name[32];
+    for (int i = 0; i < 4; i++) {
+        snprintf(name, sizeof name, "roll%d", i);
+        both(name, &r[i], 1);
+    }
+    loom_scope_end();
+}
+
 int main(void)
 {
     const char *path = LOOM_TEST_DATA "/codegen_golden.txt";
@@ -218,6 +235,7 @@ int main(void)
     elementwise_cases();
     reduction_cases();
     scan_cases();
+    roll_cases();
     if (golden_out)
         fclose(golden_out);
     else

@@ -6,7 +6,9 @@
  * fused into a consumer) and the padding kernel compiled with NVRTC. */
 #include "check.h"
 #include "inputs.h"
+#include "plan_keys.h"
 #include "plans.h"
+#include "read_ints.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,18 +52,6 @@ static loom_array *call(const char *func, loom_array *a, int ns, const int64_t *
             return two[i].f(a, ns < 0 ? NULL : s, na < 0 ? NULL : axes, norm);
         }
     return NULL;
-}
-
-static int read_ints(char **at, int count, int64_t *out)
-{
-    for (int i = 0; i < count; i++) {
-        char *end;
-        out[i] = strtoll(*at, &end, 10);
-        if (end == *at)
-            return -1;
-        *at = end;
-    }
-    return 0;
 }
 
 static void test_numpy_table(void)
@@ -233,6 +223,48 @@ static void test_plans(void)
     CHECK(p && p->nsteps == 3 && count(p, LOOM_STEP_KERNEL) == 2 && p->steps[1].kind == LOOM_STEP_LIBRARY);
     loom__plan_free(p);
 
+    /* The norm's scale costs no pass of its own where the transform copies its input anyway:
+     * irfft's default 1/n and a padded ifft scale the input copy (one kernel, then cuFFT), and
+     * so does a user's real scale of a padded transform; with a consumer the scale fuses into
+     * the consumer's kernel as before. */
+    p = test_plan((loom_array *[]){loom_fft_irfft(c, -1, -1, NULL)}, 1, true);
+    CHECK(p && p->nsteps == 2 && p->steps[0].kind == LOOM_STEP_KERNEL &&
+          strstr(p->steps[0].kernel.source, "*= (float)p9") &&
+          fft_step(p, 0) == &p->steps[1] && fft_step(p, 0)->lib.args.fft.type == LOOM_FFT_C2R);
+    loom__plan_free(p);
+    p = test_plan((loom_array *[]){loom_fft_ifft(c, 64, -1, "ortho")}, 1, true);
+    CHECK(p && p->nsteps == 2 && count(p, LOOM_STEP_KERNEL) == 1 && fft_step(p, 0) == &p->steps[1]);
+    loom__plan_free(p);
+    p = test_plan((loom_array *[]){loom_mul_scalar(loom_fft_rfft(r, 50, -1, NULL), 2.0)}, 1, true);
+    CHECK(p && p->nsteps == 2 && count(p, LOOM_STEP_KERNEL) == 1);
+    loom__plan_free(p);
+    /* along axis 0 too (the scale is applied before the result's axes move back): the
+     * transposed input written to memory, the scaled copy, cuFFT, then abs alone */
+    p = test_plan((loom_array *[]){loom_abs(loom_fft_irfft(c, -1, 0, "ortho"))}, 1, true);
+    CHECK(p && p->nsteps == 4 && count(p, LOOM_STEP_LIBRARY) == 1 && count(p, LOOM_STEP_COPY) == 0 &&
+          strcmp(p->steps[3].kernel.summary, "absolute") == 0);
+    loom__plan_free(p);
+    /* LOOM_FUSE=0 keeps the scale a kernel of its own; a complex or strong float64 scale, and a
+     * transform read in place, are not folded (no copy to fold into) */
+    p = test_plan((loom_array *[]){loom_fft_irfft(c, -1, -1, NULL)}, 1, false);
+    CHECK(p && p->nsteps == 3 && p->steps[0].kind == LOOM_STEP_COPY);
+    loom__plan_free(p);
+    p = test_plan((loom_array *[]){loom_multiply(loom_fft_fft(c, 64, -1, NULL),
+                                                 loom_scalar_complex(0, 1))}, 1, true);
+    CHECK(p && p->nsteps == 3);
+    loom__plan_free(p);
+    p = test_plan((loom_array *[]){loom_fft_ifft(c, -1, -1, NULL)}, 1, true);
+    CHECK(p && p->nsteps == 2 && p->steps[0].kind == LOOM_STEP_LIBRARY);
+    loom__plan_free(p);
+    CHECK_EQ_INT(test_compile_plan((loom_array *[]){loom_fft_irfft(c, -1, -1, NULL)}, 1, true, false), 2);
+    CHECK_EQ_INT(test_compile_plan((loom_array *[]){loom_fft_ifft(c, 64, -1, NULL)}, 1, true, false), 2);
+    /* a cast, the transposed crop copied, the scaled copy, cuFFT, the result transposed */
+    CHECK_EQ_INT(test_compile_plan((loom_array *[]){loom_fft_irfft(loom_astype(c, LOOM_COMPLEX128), 20, 0, NULL)},
+                                   1, true, false), 5);
+    /* a cast, the scaled padding, cuFFT */
+    CHECK_EQ_INT(test_compile_plan((loom_array *[]){loom_fft_rfft(loom_astype(r, LOOM_FLOAT64), 50, -1, "forward")},
+                                   1, true, false), 3);
+
     /* A strided view cuFFT cannot describe (every other element of a transposed input) is
      * written to memory first. */
     loom_array *odd = loom_slice(loom_transpose(c, NULL), 1, 0, LOOM_NONE, 2);
@@ -242,11 +274,71 @@ static void test_plans(void)
     loom_scope_end();
 }
 
+/* cuFFT store callbacks: the source compiles to LTO-IR with NVRTC; the decision table is off
+ * until measured, LOOM_FFT_CALLBACKS=1 turns it on for batched transforms, and the scale then
+ * costs no kernel. */
+static void test_callbacks(void)
+{
+    for (int dbl = 0; dbl < 2; dbl++) {
+        loom_fft_args a = {.type = LOOM_FFT_C2C, .dtype = dbl ? LOOM_COMPLEX128 : LOOM_COMPLEX64,
+                           .store_scale = true, .scale = 1.0 / 3.0};
+        char name[64];
+        char *src = loom__fft_store_callback(&a, name, sizeof name);
+        CHECK(src && strncmp(name, "loom_fftcb_", 11) == 0 && strstr(src, name) &&
+              !strstr(src, "extern \"C\"") && strstr(src, dbl ? "double2 element" : "float2 element"));
+        void *ltoir = NULL;
+        size_t size = 0;
+        CHECK_EQ_INT(loom__compile_to_ltoir("test", name, src, "sm_90", &ltoir, &size), 0);
+        CHECK(ltoir && size > 0);
+        free(ltoir);
+        free(src);
+    }
+    unsetenv("LOOM_FFT_CALLBACKS");
+    CHECK(loom__fuse_options_default().fft_callbacks == -1 &&
+          !loom__fft_callback_wins(-1, LOOM_FFT_C2C, LOOM_COMPLEX64, 4096));
+    setenv("LOOM_FFT_CALLBACKS", "1", 1);
+    CHECK(loom__fuse_options_default().fft_callbacks == 1 &&
+          loom__fft_callback_wins(1, LOOM_FFT_C2C, LOOM_COMPLEX64, 4096) &&
+          !loom__fft_callback_wins(1, LOOM_FFT_C2C, LOOM_COMPLEX64, 1));
+
+    loom_scope_begin();
+    loom_array *c = test_input(2, (int64_t[]){64, 48}, LOOM_COMPLEX64);
+    loom_plan *p = test_plan((loom_array *[]){loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 2.0)}, 1, true);
+    CHECK(p && p->nsteps == 1 && p->steps[0].lib.args.fft.store_scale &&
+          p->steps[0].lib.args.fft.scale == 2.0);
+    loom__plan_free(p);
+    p = test_plan((loom_array *[]){loom_fft_ifft(c, -1, -1, NULL)}, 1, true);
+    CHECK(p && p->nsteps == 1 && fft_step(p, 0)->lib.args.fft.store_scale &&
+          fft_step(p, 0)->lib.args.fft.scale == 1.0 / 48);
+    loom__plan_free(p);
+    /* along axis 0 the scale follows the view that moves the axes back: a kernel still */
+    p = test_plan((loom_array *[]){loom_fft_ifft(c, -1, 0, NULL)}, 1, true);
+    CHECK(p && p->nsteps == 2 && !fft_step(p, 0)->lib.args.fft.store_scale);
+    loom__plan_free(p);
+    /* one transform (batch 1) and complex-to-real results keep the kernel */
+    loom_array *v = test_input(1, (int64_t[]){48}, LOOM_COMPLEX64);
+    p = test_plan((loom_array *[]){loom_fft_ifft(v, -1, 0, NULL)}, 1, true);
+    CHECK(p && p->nsteps == 2 && !fft_step(p, 0)->lib.args.fft.store_scale);
+    loom__plan_free(p);
+    /* the scale is compiled into the callback: plans are shared only for equal scales */
+    CHECK(!same_plan_key(loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 2.0),
+                         loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 3.0)) &&
+          same_plan_key(loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 2.0),
+                        loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 2.0)));
+    setenv("LOOM_FFT_CALLBACKS", "0", 1);
+    p = test_plan((loom_array *[]){loom_mul_scalar(loom_fft_fft(c, -1, 1, NULL), 2.0)}, 1, true);
+    CHECK(p && p->nsteps == 2 && !fft_step(p, 0)->lib.args.fft.store_scale);
+    loom__plan_free(p);
+    unsetenv("LOOM_FFT_CALLBACKS");
+    loom_scope_end();
+}
+
 int main(void)
 {
     test_numpy_table();
     test_errors();
     test_freq_shapes();
     test_plans();
+    test_callbacks();
     return check_summary("test_fft");
 }

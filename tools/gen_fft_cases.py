@@ -97,6 +97,13 @@ def values():
         ("irfftn_s6_32", F.irfftn(c, s=(6, 32))), ("fftn_repeated", F.fftn(c, axes=(0, 0))),
         ("fft_transposed", F.fft(c.T, axis=-1)), ("fftfreq", F.fftfreq(17, 0.1)),
         ("rfftfreq", F.rfftfreq(17, 0.1)),
+        ("fftshift_fft2", F.fftshift(F.fft2(c))),
+        ("ifftshift_power_rfft_axis0", np.abs(F.ifftshift(F.rfft(r, axis=0), axes=0)) ** 2),
+        ("fftshift_ifft_ortho_last", F.fftshift(F.ifft(c, norm="ortho"), axes=-1)),
+        ("ifft_pad24_ortho", F.ifft(c, 24, norm="ortho")),
+        ("rfft_pad40_axis0_forward", F.rfft(r, 40, 0, norm="forward")),
+        ("fft_last_times2", F.fft(c) * 2), ("fft_last_times3", F.fft(c) * 3),
+        ("ifft_last", F.ifft(c)),
     ]
     path = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "fft_values.txt")
     with open(path, "w") as fh:

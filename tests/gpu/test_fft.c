@@ -1,7 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 /* numpy.fft on the GPU: results against NumPy's (tests/data/fft_values.txt, written by
  * tools/gen_fft_cases.py) in complex128/float64 and complex64/float32, fused and with
- * LOOM_FUSE=0; round trips ifft(fft(x)) and irfft(rfft(x), n) for lengths 1, 2, 17, 1009 and
+ * LOOM_FUSE=0 (fftshift and ifftshift of results included), and scales applied by cuFFT store
+ * callbacks (LOOM_FFT_CALLBACKS=1); round trips ifft(fft(x)) and irfft(rfft(x), n) for lengths 1, 2, 17, 1009 and
  * powers of two up to 2^24; non-contiguous inputs; the plan cache's hits, misses and eviction.
  * Tolerances scale with log2 n. Reports SKIP (77) without a device. */
 #include "../check.h"
@@ -108,6 +109,17 @@ static void numpy_values(loom_dtype cdt, loom_dtype rdt, double eps)
     compare("irfftn_s6_32", loom_fft_irfftn(c, (int64_t[]){6, 32}, NULL, 2, NULL), eps, 6 * 32);
     compare("fftn_repeated", loom_fft_fftn(c, NULL, (int[]){0, 0}, 2, NULL), eps, ROWS * ROWS);
     compare("fft_transposed", loom_fft_fft(loom_transpose(c, NULL), -1, -1, NULL), eps, ROWS);
+    /* the norm's scale folded into the zero-padding copy */
+    compare("ifft_pad24_ortho", loom_fft_ifft(c, 24, -1, "ortho"), eps, 24);
+    compare("rfft_pad40_axis0_forward", loom_fft_rfft(r, 40, 0, "forward"), eps, 40);
+    /* shifts read the transform's result at the rolled index, fused into consumers */
+    compare("fftshift_fft2", loom_fft_fftshift(loom_fft_fft2(c, NULL, NULL, NULL), NULL, 0), eps,
+            ROWS * COLS);
+    compare("ifftshift_power_rfft_axis0",
+            loom_square(loom_abs(loom_fft_ifftshift(loom_fft_rfft(r, -1, 0, NULL), (int[]){0}, 1))),
+            2 * eps, ROWS);
+    compare("fftshift_ifft_ortho_last",
+            loom_fft_fftshift(loom_fft_ifft(c, -1, -1, "ortho"), (int[]){-1}, 1), eps, COLS);
     loom_scope_end();
 }
 
@@ -187,6 +199,30 @@ static void plan_cache(void)
     CHECK_EQ_INT(loom_fft_plan_cache_set_size(16), LOOM_OK);
 }
 
+/* cuFFT store callbacks (LOOM_FFT_CALLBACKS=1): a scale of a batched transform's result
+ * applied by the callback, against NumPy; two scale values, two cuFFT plans; then the same
+ * with callbacks off. */
+static void callbacks(void)
+{
+    for (int on = 1; on >= 0; on--) {
+        setenv("LOOM_FFT_CALLBACKS", on ? "1" : "0", 1);
+        loom_fft_plan_cache_clear();
+        loom_scope_begin();
+        loom_array *c = input(true, LOOM_COMPLEX64), *z = input(true, LOOM_COMPLEX128);
+        loom_stats s0, s1;
+        loom_stats_get(&s0);
+        compare("fft_last_times2", loom_mul_scalar(loom_fft_fft(c, -1, -1, NULL), 2.0), 0x1p-23, COLS);
+        compare("fft_last_times3", loom_mul_scalar(loom_fft_fft(c, -1, -1, NULL), 3.0), 0x1p-23, COLS);
+        compare("ifft_last", loom_fft_ifft(z, -1, -1, NULL), 0x1p-52, COLS);
+        loom_stats_get(&s1);
+        /* on: a plan per scale (2 and 3) and the ifft's; off: one plan for both products */
+        CHECK_EQ_INT(s1.fft_plan_cache_misses - s0.fft_plan_cache_misses, on ? 3 : 2);
+        loom_scope_end();
+    }
+    unsetenv("LOOM_FFT_CALLBACKS");
+    loom_fft_plan_cache_clear();
+}
+
 int main(void)
 {
     if (loom_device_count() <= 0) {
@@ -202,6 +238,7 @@ int main(void)
     round_trips(LOOM_COMPLEX128, 0x1p-52);
     round_trips(LOOM_COMPLEX64, 0x1p-23);
     fused_vs_unfused();
+    callbacks();
     plan_cache();
     return check_summary("gpu_test_fft");
 }
