@@ -26,8 +26,9 @@ static int lt_check(cublasStatus_t st, const char *fn, const char *what)
 {
     if (st == CUBLAS_STATUS_SUCCESS)
         return LOOM_OK;
-    int code = st == CUBLAS_STATUS_ALLOC_FAILED ? LOOM_ERR_OOM : LOOM_ERR_CUDA;
+    int code = st == CUBLAS_STATUS_ALLOC_FAILED ? LOOM_ERR_OOM : LOOM_ERR_LIBRARY;
     loom__error(code, fn, "%s: %s", what, cublasGetStatusString(st));
+    loom__error_set_detail((int)st);
     return code;
 }
 

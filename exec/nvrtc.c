@@ -96,6 +96,23 @@ static char *program_log(nvrtcProgram prog)
     return log;
 }
 
+/* Writes a source NVRTC rejected to $TMPDIR/loom-<name>.cu (default /tmp), so the lines its
+ * log names can be read; describes the outcome in where. */
+static void dump_source(const char *name, const char *source, char *where, size_t cap)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/loom-%s.cu", dir && *dir ? dir : "/tmp", name);
+    FILE *f = fopen(path, "w");
+    bool ok = f && fputs(source, f) >= 0;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (ok)
+        snprintf(where, cap, "source in %s", path);
+    else
+        snprintf(where, cap, "its source could not be written to %s", path);
+}
+
 int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
                            const loom__header *headers, int nheaders, const char *arch,
                            const char *extra_options, void **cubin, size_t *cubin_size)
@@ -151,13 +168,20 @@ int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
         goto out;
     }
     double t0 = loom__now_ms();
+    char range[80];
+    snprintf(range, sizeof range, "loom compile %s", name);
+    loom__nvtx_push(range);
     r = nvrtcCompileProgram(prog, nopts, opts);
+    loom__nvtx_pop();
     double ms = loom__now_ms() - t0;
     log = program_log(prog);
     if (r != NVRTC_SUCCESS) {
         err = r == NVRTC_ERROR_OUT_OF_MEMORY ? LOOM_ERR_OOM : LOOM_ERR_COMPILE;
-        loom__error(err, fn, "NVRTC failed to compile kernel %s: %s", name,
+        char where[1100];
+        dump_source(name, source, where, sizeof where);
+        loom__error(err, fn, "NVRTC failed to compile kernel %s (%s): %s", name, where,
                     log && *log ? log : nvrtcGetErrorString(r));
+        loom__error_set_detail((int)r);
         LOOM__LOG("NVRTC failed to compile kernel %s for %s after %.1f ms", name, arch, ms);
         if (loom__log_enabled() && log)
             fprintf(stderr, "%s\n", log);
