@@ -214,6 +214,7 @@ static loom_array *import_tensor(const char *fn, const DLTensor *t, import_ctx *
             loom_release(loom__node_finish_unscoped(leaf));
         return NULL;
     }
+    leaf->device = t->device.device_id;
     loom__node_set_buffer(leaf, b);
     leaf = loom__node_finish_unscoped(leaf);
     int64_t strides[LOOM_MAXDIMS];

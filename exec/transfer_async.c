@@ -97,6 +97,7 @@ loom_array *loom_asarray_async(const void *data, loom_dtype dtype, int ndim, con
         loom__buffer_release(b);
         return NULL;
     }
+    a->device = device;
     loom__node_set_buffer(a, b);
     return loom__node_finish(a);
 }

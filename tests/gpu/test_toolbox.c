@@ -55,7 +55,7 @@ static void test_assert_on_device(void)
     loom_scope_begin();
     loom_array *x = loom_linspace(0, 1, 1000, true, LOOM_FLOAT64);
     loom_array *y = loom_add(loom_square(loom_sin(x)), loom_square(loom_cos(x)));
-    CHECK_EQ_INT(loom_testing_assert_allclose(y, loom_ones_like(y), 1e-15, 0, true), LOOM_OK);
+    CHECK_EQ_INT(loom_testing_assert_allclose(y, loom_ones_like(y), 1e-14, 0, true), LOOM_OK);
     CHECK_EQ_INT(loom_testing_assert_array_equal(loom_add(x, x), loom_mul_scalar(x, 2.0)), LOOM_OK);
     /* NumPy: assert_allclose(np.linspace(0, 1, 1000), np.linspace(0, 1, 1000) + 1e-3) */
     CHECK_EQ_INT(loom_testing_assert_allclose(x, loom_add_scalar(x, 1e-3), 1e-7, 0, true),
