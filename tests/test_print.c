@@ -88,6 +88,18 @@ static void test_empty_arrays(void)
     s = loom_array_str(loom_zeros(2, (int64_t[]){4, 0}, LOOM_COMPLEX64));
     CHECK_STR(s, "[]");
     free(s);
+    /* The options in force reach the public functions (NumPy, with linewidth=20). */
+    loom_printoptions narrow;
+    loom_get_printoptions(&narrow);
+    narrow.linewidth = 20;
+    CHECK_EQ_INT(loom_set_printoptions(&narrow), LOOM_OK);
+    s = loom_array_repr(loom_zeros(2, (int64_t[]){0, 3}, LOOM_FLOAT64));
+    CHECK_STR(s, "array([],\n      shape=(0, 3), dtype=float64)");
+    free(s);
+    s = loom_array_repr(loom_zeros(1, (int64_t[]){0}, LOOM_COMPLEX64));
+    CHECK_STR(s, "array([],\n      dtype=complex64)");
+    free(s);
+    CHECK_EQ_INT(loom_set_printoptions(NULL), LOOM_OK);
     loom_scope_end();
 }
 
