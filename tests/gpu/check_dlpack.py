@@ -71,7 +71,9 @@ def check(cond, what):
 
 
 def load(path):
-    lib = ctypes.CDLL(path)
+    # PyDLL keeps the GIL across calls: the frameworks' deleters, which loom_release may call,
+    # can touch Python objects.
+    lib = ctypes.PyDLL(path)
     lib.loom_device_count.restype = ctypes.c_int
     lib.loom_asarray.restype = ctypes.c_void_p
     lib.loom_asarray.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
