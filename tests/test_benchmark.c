@@ -23,8 +23,11 @@ static int cases;
 static void run_case(char *line)
 {
     static double cpu[4096], gpu[4096];
-    char *field[5];
-    CHECK_EQ_INT(table_fields(line, field, 5), 5);
+    char *field[5] = {0};
+    bool whole = table_fields(line, field, 5) == 5;
+    CHECK(whole);
+    if (!whole)
+        return;
     loom_benchmark_result r = {.device = atoi(field[1])};
     snprintf(r.name, sizeof r.name, "%s", strcmp(field[0], "-") ? field[0] : "");
     int n = parse_times(field[2], cpu, 4096);

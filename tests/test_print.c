@@ -14,8 +14,11 @@
 /* One line of the table. */
 static void run_case(char *line)
 {
-    char *field[10];
-    CHECK_EQ_INT(table_fields(line, field, 10), 10);
+    char *field[10] = {0};
+    bool whole = table_fields(line, field, 10) == 10;
+    CHECK(whole);
+    if (!whole)
+        return;
     bool repr = strcmp(field[0], "repr") == 0;
     loom_dtype dt = loom_dtype_from_name(field[1]);
     int64_t shape[LOOM_MAXDIMS];

@@ -12,8 +12,11 @@
 
 static void run_case(char *line)
 {
-    char *f[11];
-    CHECK_EQ_INT(table_fields(line, f, 11), 11);
+    char *f[11] = {0};
+    bool whole = table_fields(line, f, 11) == 11;
+    CHECK(whole);
+    if (!whole)
+        return;
     bool allclose = strcmp(f[0], "allclose") == 0;
     const char *fn = allclose ? "loom_testing_assert_allclose" : "loom_testing_assert_array_equal";
     int64_t xs[LOOM_MAXDIMS], ys[LOOM_MAXDIMS];
