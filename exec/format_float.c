@@ -86,18 +86,44 @@ static void parse_decimal(const char *s, decimal *out)
     out->exp = point - 1 - first + e10;
 }
 
-/* The shortest digits that read back as v in dtype dt; among those, the closest to v. */
+static bool reads_back(const char *text, double v, loom_dtype dt)
+{
+    double back = (dt == LOOM_FLOAT32 || dt == LOOM_COMPLEX64) ? (double)strtof(text, NULL)
+                                                                : strtod(text, NULL);
+    return round_to_dtype(back, dt) == v;
+}
+
+/* The shortest digits that read back as v in dtype dt; among those, the closest to v. The
+ * correctly rounded digits of each length come first; next to a power of two, where the
+ * values that read back reach further on one side, a neighbour of them may read back when they
+ * do not. */
 static void shortest(double v, loom_dtype dt, decimal *out)
 {
-    char buf[64];
-    for (int digits = 1; digits <= 17; digits++) {
+    char buf[64], best[64] = "";
+    for (int digits = 1; digits <= 17 && !*best; digits++) {
         snprintf(buf, sizeof buf, "%.*e", digits - 1, v);
-        double back = (dt == LOOM_FLOAT32 || dt == LOOM_COMPLEX64) ? (double)strtof(buf, NULL)
-                                                                    : strtod(buf, NULL);
-        if (round_to_dtype(back, dt) == v)
+        if (reads_back(buf, v, dt)) {
+            snprintf(best, sizeof best, "%s", buf);
             break;
+        }
+        decimal d;
+        parse_decimal(buf, &d);
+        long long m = 0;
+        for (int i = 0; i < digits; i++)
+            m = m * 10 + (i < d.n ? d.d[i] - '0' : 0);
+        double best_gap = INFINITY;
+        for (int step = -1; step <= 1; step += 2) {
+            char cand[64];
+            snprintf(cand, sizeof cand, "%s%llde%d", signbit(v) ? "-" : "", m + step,
+                     d.exp - digits + 1);
+            double gap = fabs(strtod(cand, NULL) - v);
+            if (m + step > 0 && reads_back(cand, v, dt) && gap < best_gap) {
+                best_gap = gap;
+                snprintf(best, sizeof best, "%s", cand);
+            }
+        }
     }
-    parse_decimal(buf, out);
+    parse_decimal(*best ? best : buf, out);
     out->neg = signbit(v) != 0;
 }
 
@@ -252,14 +278,13 @@ void loom__float_format_write(const loom__float_format *f, double v, loom_strbuf
         return;
     }
     decimal x;
-    if (f->exp_format) {
-        /* min_digits = precision: digits past the shortest are the exact value's, rounded. */
+    dragon4(v, f->dtype, f->exp_format, f->precision, &x);
+    if (f->exp_format && x.n - 1 < f->min_digits) {
+        /* Digits past the shortest ones, up to min_digits, are the exact value's, rounded. */
         char buf[sizeof x.d + 16];
-        snprintf(buf, sizeof buf, "%.*e", f->precision, v);
+        snprintf(buf, sizeof buf, "%.*e", f->min_digits, v);
         parse_decimal(buf, &x);
         x.neg = signbit(v) != 0;
-    } else {
-        dragon4(v, f->dtype, false, f->precision, &x);
     }
     char ip[sizeof x.d + 2], fp[sizeof x.d + 400];
     if (f->exp_format) {

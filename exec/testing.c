@@ -232,6 +232,8 @@ static void differences(loom_strbuf *sb, const operand *x, const operand *y, con
     loom_dtype dt = loom_result_type(x->dtype, y->dtype);
     if (dt == LOOM_BOOL)
         return; /* NumPy's bool subtract raises, and the lines are left out */
+    if (x->ndim == 0 && loom__is_int(x->dtype) && !is_signed(x->dtype))
+        return; /* so does its np.minimum(..., out=) on the 0-d difference of an unsigned x */
     bool found_abs = false, found_rel = false;
     double max_rel = 0;
     if (loom__is_int(dt)) {

@@ -202,3 +202,52 @@ emit(rng.standard_normal(40) * 10.0 ** rng.integers(-12, 12, 40), "float64")
 emit(rng.standard_normal(40) * 10.0 ** rng.integers(-12, 12, 40), "float64", precision=2)
 emit(np.array([12345678.9, 1.0]), "float64")
 emit(np.array([123456.5, 1.25, -7e-3]), "float64", suppress=True)
+
+# powers of two, where the values that read back reach twice as far above as below: the
+# shortest digits may then be a neighbour of the correctly rounded ones (float16 2**-6 is
+# 0.01563, not 0.01562)
+emit(np.array([2.0 ** -6, 0.00996, 0.01]), "float16", suppress=True)
+for dt in ["float16", "float32", "float64"]:
+    for lo, hi in [(-24, 15), (-60, 60), (-1000, 1000)]:
+        if dt != "float64" and lo < -200:
+            continue
+        exps = np.arange(lo, hi, 1 if hi - lo < 50 else 7)
+        for chunk in np.array_split(2.0 ** exps, max(1, len(exps) // 8)):
+            emit(chunk, dt)
+            emit(chunk, dt, suppress=True)
+            emit(chunk, dt, precision=3)
+
+# random arrays: magnitudes over many decades, specials, random options
+fuzz = np.random.default_rng(424242)
+for _ in range(300):
+    dt = str(fuzz.choice(["int8", "int32", "int64", "uint16", "uint64", "float16", "float32",
+                          "float64", "complex64", "complex128", "bool"]))
+    ndim = int(fuzz.integers(0, 4))
+    shape = tuple(int(v) for v in fuzz.integers(1, 6, ndim))
+    n = int(np.prod(shape))
+    vals = fuzz.standard_normal(n) * 10.0 ** fuzz.integers(-9, 10, n).astype(float)
+    if fuzz.random() < 0.5:  # one decade only: positional output
+        vals = fuzz.standard_normal(n) * 10.0 ** float(fuzz.integers(-3, 4))
+    for special in (0.0, -0.0, np.nan, np.inf, -np.inf):
+        if n > 1 and fuzz.random() < 0.15:
+            vals[fuzz.integers(0, n)] = special
+    if dt.startswith("complex"):
+        vals = vals + 1j * fuzz.standard_normal(n) * 10.0 ** float(fuzz.integers(-4, 5))
+    elif dt == "bool":
+        vals = vals > 0
+    elif not dt.startswith("float"):
+        info = np.iinfo(dt)
+        vals = np.nan_to_num(vals, posinf=0, neginf=0)
+        vals = np.clip(np.round(vals), max(info.min, -2.0 ** 62), min(info.max, 2.0 ** 62))
+        vals = vals.astype(np.int64).astype(dt)
+    opts = {}
+    if fuzz.random() < 0.4:
+        opts["precision"] = int(fuzz.integers(0, 11))
+    if fuzz.random() < 0.3:
+        opts["suppress"] = True
+    if fuzz.random() < 0.3:
+        opts["linewidth"] = int(fuzz.integers(20, 120))
+    if fuzz.random() < 0.2:
+        opts["threshold"] = int(fuzz.integers(0, 30))
+        opts["edgeitems"] = int(fuzz.integers(1, 4))
+    emit(np.asarray(vals).reshape(shape), dt, **opts)

@@ -81,3 +81,27 @@ emit("equal", np.array([1, 2], np.int64), np.array([1.0, 2.5]))
 emit("equal", np.array([2 ** 63 - 1], np.int64), np.array([2 ** 64 - 1], np.uint64))
 emit("equal", np.array(5), np.array(6))
 emit("equal", np.array([1 + 2j, 3j]), np.array([1 + 2j, 3 + 3j]))
+
+# random pairs: a few elements perturbed past or within the tolerance, specials, mixed dtypes
+fuzz = np.random.default_rng(99)
+for _ in range(120):
+    dts = [str(d) for d in fuzz.choice(["float16", "float32", "float64", "complex64",
+                                        "complex128", "int16", "int64", "uint8"], 2)]
+    shape = tuple(int(v) for v in fuzz.integers(1, 5, int(fuzz.integers(0, 4))))
+    base = fuzz.standard_normal(shape) * 10.0 ** float(fuzz.integers(-3, 4))
+    other = base * (1 + fuzz.standard_normal(shape) * 10.0 ** float(fuzz.integers(-9, -1)))
+    if base.size > 1 and fuzz.random() < 0.3:
+        flat = other.reshape(-1)
+        flat[fuzz.integers(0, flat.size)] = fuzz.choice([np.nan, np.inf, 0.0])
+    def cast(v, dt):
+        if dt.startswith(("int", "uint")):
+            info = np.iinfo(dt)
+            return np.clip(np.round(np.nan_to_num(v, posinf=0, neginf=0)), info.min, info.max).astype(dt)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.asarray(v).astype(dt)
+    x, y = cast(base, dts[0]), cast(other, dts[1])
+    if fuzz.random() < 0.7:
+        emit("allclose", x, y, rtol=float(10.0 ** fuzz.integers(-9, -1)),
+             atol=float(fuzz.choice([0.0, 1e-6, 1e-3])), equal_nan=bool(fuzz.random() < 0.8))
+    else:
+        emit("equal", x, y)
