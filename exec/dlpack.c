@@ -221,7 +221,8 @@ static loom_array *import_tensor(const char *fn, const DLTensor *t, import_ctx *
     loom__contiguous_strides(t->ndim, t->shape, strides);
     if (t->strides)
         memcpy(strides, t->strides, (size_t)t->ndim * sizeof(int64_t));
-    loom_array *a = loom__view(fn, "from_dlpack", leaf, t->ndim, t->shape, strides, span ? -lo : 0);
+    const int64_t *shape = t->ndim ? t->shape : strides; /* a 0-d tensor may have no shape */
+    loom_array *a = loom__view(fn, "from_dlpack", leaf, t->ndim, shape, strides, span ? -lo : 0);
     loom_release(leaf);
     return a;
 }
