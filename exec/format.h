@@ -42,4 +42,12 @@ double loom__format_imag(const void *data, loom_dtype dt, int64_t i);
 char *loom__format_array(const void *data, loom_dtype dt, int ndim, const int64_t *shape,
                          bool repr, const loom_printoptions *opt);
 
+/* The shape of the corners a summarised print shows (edgeitems at each end of each summarised
+ * axis; other axes whole) into corner_shape; false when nothing is summarised. */
+bool loom__format_corner_shape(int ndim, const int64_t *shape, const loom_printoptions *opt,
+                               int64_t *corner_shape);
+/* loom__format_array from data that holds only those corners, C-ordered in corner_shape. */
+char *loom__format_array_corners(const void *data, loom_dtype dt, int ndim, const int64_t *shape,
+                                 bool repr, const loom_printoptions *opt);
+
 #endif

@@ -20,6 +20,7 @@ typedef struct layout {
     bool summarise;
     int edgeitems;
     bool scalar;                   /* a 0-d array: bool prints "True", not " True" */
+    bool corners;                  /* data holds only the shown corners of a summarised array */
     int int_width;                 /* integers: the widest value */
     loom__float_format re, im;     /* floats, and the two parts of complex values */
 } layout;
@@ -28,6 +29,15 @@ typedef struct layout {
 static bool axis_summarised(const layout *l, int axis)
 {
     return l->summarise && 2 * (int64_t)l->edgeitems < l->shape[axis];
+}
+
+/* Where index i of an axis lies in the data: past the leading items of a summarised axis,
+ * data that holds only the corners continues with the trailing ones. */
+static int64_t data_index(const layout *l, int axis, int64_t i)
+{
+    if (l->corners && axis_summarised(l, axis) && i >= l->edgeitems)
+        return i - (l->shape[axis] - 2 * (int64_t)l->edgeitems);
+    return i;
 }
 
 /* Appends the flat indices of the shown elements, in order (NumPy's _leading_trailing). */
@@ -41,7 +51,7 @@ static void shown_indices(const layout *l, int axis, int64_t offset, int64_t *ou
     for (int64_t i = 0; i < len; i++) {
         if (axis_summarised(l, axis) && i == l->edgeitems)
             i = len - l->edgeitems;
-        shown_indices(l, axis + 1, offset + i * l->strides[axis], out, n);
+        shown_indices(l, axis + 1, offset + data_index(l, axis, i) * l->strides[axis], out, n);
     }
 }
 
@@ -191,7 +201,8 @@ static void format_axes(const layout *l, int axis, int64_t offset, const char *h
             }
             bool last = k == len - 1;
             word.len = 0;
-            format_axes(l, axis + 1, offset + k * step, next_hang, next_width, &word);
+            format_axes(l, axis + 1, offset + data_index(l, axis, k) * step, next_hang,
+                        next_width, &word);
             extend_line(&s, &line, word.data ? word.data : "", word.len, elem_width, hang);
             if (!last)
                 loom__sb_printf(&line, "%s", l->separator);
@@ -216,7 +227,8 @@ static void format_axes(const layout *l, int axis, int64_t offset, const char *h
                 k = len - trailing;
             }
             loom__sb_printf(&s, "%s", hang);
-            format_axes(l, axis + 1, offset + k * step, next_hang, next_width, &s);
+            format_axes(l, axis + 1, offset + data_index(l, axis, k) * step, next_hang,
+                        next_width, &s);
             if (k != len - 1) {
                 loom__sb_append(&s, l->separator, sep_len);
                 for (int i = 0; i < l->ndim - axis - 1; i++)
@@ -238,8 +250,6 @@ static void format_axes(const layout *l, int axis, int64_t offset, const char *h
 static void array2string(layout *l, const loom_printoptions *opt, int64_t size, const char *prefix,
                          int linewidth, loom_strbuf *out)
 {
-    l->summarise = size > opt->threshold;
-    l->edgeitems = opt->edgeitems;
     if (!fill_formats(l, opt, size)) {
         out->failed = true;
         return;
@@ -280,15 +290,37 @@ static bool dtype_implied(loom_dtype dt)
     return dt == LOOM_BOOL || dt == LOOM_INT64 || dt == LOOM_FLOAT64 || dt == LOOM_COMPLEX128;
 }
 
-char *loom__format_array(const void *data, loom_dtype dt, int ndim, const int64_t *shape,
-                         bool repr, const loom_printoptions *opt)
+bool loom__format_corner_shape(int ndim, const int64_t *shape, const loom_printoptions *opt,
+                               int64_t *corner_shape)
+{
+    int64_t size = 1;
+    for (int k = 0; k < ndim; k++)
+        size *= shape[k];
+    bool any = false;
+    for (int k = 0; k < ndim; k++) {
+        bool cut = size > opt->threshold && 2 * (int64_t)opt->edgeitems < shape[k];
+        corner_shape[k] = cut ? 2 * (int64_t)opt->edgeitems : shape[k];
+        any |= cut;
+    }
+    return any;
+}
+
+static char *format_array(const void *data, loom_dtype dt, int ndim, const int64_t *shape,
+                          bool repr, const loom_printoptions *opt, bool corners)
 {
     layout l = {.data = data, .dtype = dt, .ndim = ndim, .shape = shape, .scalar = ndim == 0,
-                .separator = repr ? ", " : " "};
-    int64_t size = 1;
-    for (int k = ndim - 1; k >= 0; k--) {
-        l.strides[k] = size;
+                .corners = corners, .separator = repr ? ", " : " "};
+    int64_t size = 1, data_shape[LOOM_MAXDIMS];
+    for (int k = 0; k < ndim; k++)
         size *= shape[k];
+    l.summarise = size > opt->threshold;
+    l.edgeitems = opt->edgeitems;
+    if (corners)
+        loom__format_corner_shape(ndim, shape, opt, data_shape);
+    int64_t stride = 1;
+    for (int k = ndim - 1; k >= 0; k--) {
+        l.strides[k] = stride;
+        stride *= corners ? data_shape[k] : shape[k];
     }
     loom_strbuf out = {0};
     if (!repr) {
@@ -335,4 +367,16 @@ char *loom__format_array(const void *data, loom_dtype dt, int ndim, const int64_
         out.failed = true;
     loom__sb_free(&extras);
     return loom__sb_take(&out);
+}
+
+char *loom__format_array(const void *data, loom_dtype dt, int ndim, const int64_t *shape,
+                         bool repr, const loom_printoptions *opt)
+{
+    return format_array(data, dt, ndim, shape, repr, opt, false);
+}
+
+char *loom__format_array_corners(const void *data, loom_dtype dt, int ndim, const int64_t *shape,
+                                 bool repr, const loom_printoptions *opt)
+{
+    return format_array(data, dt, ndim, shape, repr, opt, true);
 }

@@ -714,8 +714,9 @@ int loom_set_printoptions(const loom_printoptions *opt);
 /* Writes the options in force to *opt. */
 int loom_get_printoptions(loom_printoptions *opt);
 /* repr(a) and str(a) as NumPy 2 writes them ("array([1. , 2.5], dtype=float32)" and
- * "[1.  2.5]"), every dtype included (bfloat16 with NumPy's float rules). Reads a's elements to
- * the host (evaluating it). A malloc'd string the caller frees with free; NULL on failure. */
+ * "[1.  2.5]"), every dtype included (bfloat16 with NumPy's float rules). Reads the elements
+ * shown to the host (only the corners of a summarised array). A malloc'd string the caller
+ * frees with free; NULL on failure. */
 char *loom_array_repr(loom_array *a);
 char *loom_array_str(loom_array *a);
 /* print(a): str(a) and a newline on stdout (loom_fprint: on out). */

@@ -11,6 +11,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The corners of full data that a summarised print shows, as printing gathers them from the
+ * device (NULL when nothing is summarised). */
+static unsigned char *corners_of(const unsigned char *full, loom_dtype dt, int ndim,
+                                 const int64_t *shape, const loom_printoptions *opt)
+{
+    int64_t corner[LOOM_MAXDIMS], idx[LOOM_MAXDIMS] = {0}, n = 1;
+    if (!loom__format_corner_shape(ndim, shape, opt, corner))
+        return NULL;
+    for (int k = 0; k < ndim; k++)
+        n *= corner[k];
+    size_t es = loom_dtype_size(dt);
+    unsigned char *out = malloc((size_t)n * es);
+    for (int64_t i = 0; out && i < n; i++) {
+        int64_t src = 0;
+        for (int k = 0; k < ndim; k++) {
+            int64_t full_k = idx[k] < corner[k] / 2 || corner[k] == shape[k]
+                                 ? idx[k]
+                                 : shape[k] - corner[k] + idx[k];
+            src = src * shape[k] + full_k;
+        }
+        memcpy(out + i * (int64_t)es, full + src * (int64_t)es, es);
+        for (int k = ndim - 1; k >= 0 && ++idx[k] == corner[k]; k--)
+            idx[k] = 0;
+    }
+    return out;
+}
+
 /* One line of the table. */
 static void run_case(char *line)
 {
@@ -36,6 +63,18 @@ static void run_case(char *line)
                 field[0], field[1], field[2], opt.precision, opt.suppress, opt.linewidth, want,
                 got ? got : "(NULL)");
     free(got);
+    /* The same from the corners alone. */
+    unsigned char *corners = corners_of(data, dt, ndim, shape, &opt);
+    if (corners) {
+        got = loom__format_array_corners(corners, dt, ndim, shape, repr, &opt);
+        same = got && strcmp(got, want) == 0;
+        CHECK(same);
+        if (!same)
+            fprintf(stderr, "from corners: %s %s shape %s:\n  NumPy: %s\n  Loom:  %s\n",
+                    field[0], field[1], field[2], want, got ? got : "(NULL)");
+        free(got);
+        free(corners);
+    }
     free(data);
 }
 
