@@ -2,11 +2,14 @@
  * and .peers/peer_bench_lib.py, copied there at run time): the whole call (graph building,
  * planning, launch) plus a synchronize, median of 20 runs after 3 warm-ups. Prints one line per
  * workload in the peers' format; bench/compare.py builds the table.
- *   loom_bench [workload ...]      (chain scale mse softmax layernorm rownorm sum_full sum_cols
- *                                   small64 ones2GB randn64M x_plus_randn matmul32 matmul64_10k
- *                                   matmul_relu_bias bmm64 ewk_sum fft16M fft_rows_scale
- *                                   rfft_power compile disk_load; fft_rows_scale also runs as
- *                                   fft_rows_scale_cb, its scale in a cuFFT store callback)
+ *   loom_bench [--cupyx] [workload ...]  (chain scale mse softmax layernorm rownorm sum_full
+ *                                   sum_cols small64 ones2GB randn64M x_plus_randn matmul32
+ *                                   matmul64_10k matmul_relu_bias bmm64 ewk_sum fft16M
+ *                                   fft_rows_scale rfft_power compile disk_load;
+ *                                   fft_rows_scale also runs as fft_rows_scale_cb, its scale in a
+ *                                   cuFFT store callback)
+ * --cupyx adds, after the line of each workload but compile and disk_load, loom_benchmark's
+ * line in cupyx.profiler.benchmark's format (compare.py skips it).
  * sum_full and sum_cols have no peer; compare.py shows them against the copy limit only (issue 4:
  * within 10% and 15% of it). The matmuls are compute-bound (0 effective bytes, GB/s printed as
  * nan) except bmm64, whose 64x64 products are memory-bound; compare.py adds their TFLOP/s.
@@ -59,6 +62,36 @@ static int failed(const char *what)
     return 1;
 }
 
+/* --cupyx: each workload is timed once more by loom_benchmark and printed as
+ * cupyx.profiler.benchmark prints (CPU time of build + eval, GPU time on the stream). */
+static bool cupyx_lines;
+
+typedef struct workload {
+    loom_array *(*build)(loom_array *const *);
+    loom_array *const *in;
+} workload;
+
+static int run_workload(void *data)
+{
+    const workload *w = data;
+    loom_scope_begin();
+    int rc = loom_eval(w->build(w->in));
+    loom_scope_end();
+    return rc;
+}
+
+static int print_cupyx_line(const char *name, loom_array *(*build)(loom_array *const *),
+                            loom_array *const *in)
+{
+    workload w = {build, in};
+    loom_benchmark_result r;
+    if (loom_benchmark(run_workload, &w, name, REPS, WARM, 1.0 / 0.0, &r) != LOOM_OK)
+        return failed(name);
+    loom_benchmark_print(&r);
+    loom_benchmark_result_free(&r);
+    return 0;
+}
+
 /* Times build(in) + eval + synchronize. */
 static int time_workload(const char *name, loom_array *(*build)(loom_array *const *),
                          loom_array *const *in, double bytes)
@@ -76,7 +109,7 @@ static int time_workload(const char *name, loom_array *(*build)(loom_array *cons
             t[r - WARM] = now_ms() - t0;
     }
     report(name, t, REPS, bytes);
-    return 0;
+    return cupyx_lines ? print_cupyx_line(name, build, in) : 0;
 }
 
 static loom_array *chain(loom_array *const *in)
@@ -444,12 +477,15 @@ static int disk_load_child(const char *dir)
 
 static bool wanted(int argc, char **argv, const char *name)
 {
-    if (argc <= 1)
-        return true;
-    for (int i = 1; i < argc; i++)
+    bool any = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--cupyx") == 0)
+            continue;
+        any = true;
         if (strcmp(argv[i], name) == 0)
             return true;
-    return false;
+    }
+    return !any;
 }
 
 int main(int argc, char **argv)
@@ -460,6 +496,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "loom_bench: no CUDA device\n");
         return 1;
     }
+    for (int i = 1; i < argc; i++)
+        cupyx_lines |= strcmp(argv[i], "--cupyx") == 0;
     int bad = 0;
     loom_array *x = random_input(N_BIG, 0, 1);
     if (wanted(argc, argv, "chain"))

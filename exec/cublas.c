@@ -26,8 +26,9 @@ int loom__cublas_check(int st, const char *fn, const char *what)
 {
     if (st == CUBLAS_STATUS_SUCCESS)
         return LOOM_OK;
-    int code = st == CUBLAS_STATUS_ALLOC_FAILED ? LOOM_ERR_OOM : LOOM_ERR_CUDA;
+    int code = st == CUBLAS_STATUS_ALLOC_FAILED ? LOOM_ERR_OOM : LOOM_ERR_LIBRARY;
     loom__error(code, fn, "%s: %s", what, cublasGetStatusString((cublasStatus_t)st));
+    loom__error_set_detail(st);
     return code;
 }
 

@@ -34,8 +34,9 @@ static int fft_check(cufftResult r, const char *fn, const char *what)
 {
     if (r == CUFFT_SUCCESS)
         return LOOM_OK;
-    int code = r == CUFFT_ALLOC_FAILED ? LOOM_ERR_OOM : LOOM_ERR_CUDA;
+    int code = r == CUFFT_ALLOC_FAILED ? LOOM_ERR_OOM : LOOM_ERR_LIBRARY;
     loom__error(code, fn, "%s failed (cuFFT status %d)", what, (int)r);
+    loom__error_set_detail((int)r);
     return code;
 }
 

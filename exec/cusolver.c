@@ -23,8 +23,9 @@ static int solver_check(cusolverStatus_t st, const char *fn, const char *what)
 {
     if (st == CUSOLVER_STATUS_SUCCESS)
         return LOOM_OK;
-    int code = st == CUSOLVER_STATUS_ALLOC_FAILED ? LOOM_ERR_OOM : LOOM_ERR_CUDA;
+    int code = st == CUSOLVER_STATUS_ALLOC_FAILED ? LOOM_ERR_OOM : LOOM_ERR_LIBRARY;
     loom__error(code, fn, "%s failed (cuSOLVER status %d)", what, (int)st);
+    loom__error_set_detail((int)st);
     return code;
 }
 

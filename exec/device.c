@@ -28,6 +28,25 @@ static void count_devices(void)
     device_count = n > LOOM__MAX_DEVICES ? LOOM__MAX_DEVICES : n;
 }
 
+/* Errors of a kernel that faulted: the context is unusable afterwards, and they surface at the
+ * next call that waits on the device. */
+static bool device_fault(cudaError_t e)
+{
+    switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorECCUncorrectable: return true;
+    default: return false;
+    }
+}
+
 int loom__cuda_check(cudaError_t e, const char *fn, const char *what)
 {
     if (e == cudaSuccess)
@@ -38,7 +57,10 @@ int loom__cuda_check(cudaError_t e, const char *fn, const char *what)
         code = LOOM_ERR_OOM;
     else if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
         code = LOOM_ERR_NO_DEVICE;
+    else if (device_fault(e))
+        code = LOOM_ERR_DEVICE;
     loom__error(code, fn, "%s failed: %s", what, cudaGetErrorString(e));
+    loom__error_set_detail((int)e);
     return code;
 }
 

@@ -106,6 +106,11 @@ loom_buffer *loom__buffer_alloc_for(const char *fn, const char *what, size_t byt
 /* A buffer for bytes at offset inside whole (a result of a multi-output node): it keeps the
  * allocation alive, and streams and uses are those of the allocation. NULL on out of memory. */
 loom_buffer *loom__buffer_part(const char *fn, loom_buffer *whole, size_t offset, size_t bytes);
+/* A buffer over memory another library owns (DLPack imports), at home on stream home: when
+ * its last reference goes, home waits for the buffer's uses, the host waits for home, and
+ * release(release_ctx) gives the memory back. NULL when host memory runs out. */
+loom_buffer *loom__buffer_wrap(const char *fn, void *ptr, size_t bytes, int device,
+                               loom_stream *home, void (*release)(void *), void *release_ctx);
 /* Records that work just queued on s reads or writes b, so b's stream-ordered free waits
  * for it. Needed only when s is not the stream b was allocated on (it does nothing then). */
 int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s);
@@ -291,6 +296,20 @@ typedef enum loom__stat {
 void loom__stat_add(loom__stat which, uint64_t n);
 /* Counts a forced evaluation (forced_evals and forced_evals_by_reason) and logs it. */
 void loom__stat_forced_eval(loom_eval_reason reason);
+
+/* Evaluates a and copies its nbytes of C-ordered elements to host memory dst, naming fn in
+ * errors (exec/run.c: loom_get, loom_asnumpy, printing). */
+int loom__read_back(const char *fn, loom_array *a, void *dst, size_t nbytes);
+/* loom_eval of one array, naming fn in errors. */
+int loom__eval_named(const char *fn, loom_array *a);
+
+/* ---- NVTX ranges (exec/nvtx.c) ---- */
+
+/* False when LOOM_NVTX=0 (read once). */
+bool loom__nvtx_enabled(void);
+/* Opens and closes a range named name on this thread (nothing when disabled). */
+void loom__nvtx_push(const char *name);
+void loom__nvtx_pop(void);
 
 /* ---- logging (exec/log.c) ---- */
 

@@ -44,6 +44,10 @@ typedef struct devbuf {
     loom_stream *home;
     use *uses;
     cudaEvent_t ready; /* recorded on home when another stream must wait for the value */
+    /* Memory of another owner (loom__buffer_wrap): given back by release(release_ctx) once the
+     * work reading it is done, instead of freed to the pool. */
+    void (*release)(void *release_ctx);
+    void *release_ctx;
 } devbuf;
 
 static pthread_mutex_t uses_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -92,13 +96,17 @@ static void devbuf_free(loom_buffer *b)
             for (use *u = d->uses; u; u = u->next)
                 cudaStreamWaitEvent(home, u->event, 0);
             /* Fails only while the process tears CUDA down, when the memory goes anyway. */
-            if (cudaFreeAsync(b->ptr, home) != cudaSuccess)
+            if (d->release ? cudaStreamSynchronize(home) != cudaSuccess
+                           : cudaFreeAsync(b->ptr, home) != cudaSuccess)
                 cudaGetLastError();
             loom__capture_unlock();
             loom__device_pop(prev);
         }
-        atomic_fetch_sub(&pools[b->device].used, b->bytes);
+        if (!d->release)
+            atomic_fetch_sub(&pools[b->device].used, b->bytes);
     }
+    if (d->release)
+        d->release(d->release_ctx);
     for (use *u = d->uses, *next; u; u = next) {
         next = u->next;
         cudaEventDestroy(u->event);
@@ -217,6 +225,22 @@ loom_buffer *loom__buffer_alloc(const char *fn, size_t bytes, int device, loom_s
     return loom__buffer_alloc_for(fn, NULL, bytes, device, stream);
 }
 
+/* A buffer record with one reference, at home on stream, and no memory yet. */
+static devbuf *devbuf_new(const char *fn, size_t bytes, int device, loom_stream *stream)
+{
+    devbuf *d = calloc(1, sizeof *d);
+    if (!d) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return NULL;
+    }
+    atomic_init(&d->base.refcount, 1);
+    d->base.free_fn = devbuf_free;
+    d->base.bytes = bytes;
+    d->base.device = device;
+    d->home = loom__stream_retain(stream);
+    return d;
+}
+
 loom_buffer *loom__buffer_alloc_for(const char *fn, const char *what, size_t bytes, int device,
                                     loom_stream *stream)
 {
@@ -229,21 +253,26 @@ loom_buffer *loom__buffer_alloc_for(const char *fn, const char *what, size_t byt
                     stream->device, device);
         return NULL;
     }
-    devbuf *d = calloc(1, sizeof *d);
-    if (!d) {
-        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+    devbuf *d = devbuf_new(fn, bytes, device, stream);
+    if (!d)
         return NULL;
-    }
-    atomic_init(&d->base.refcount, 1);
-    d->base.free_fn = devbuf_free;
-    d->base.bytes = bytes;
-    d->base.device = device;
-    d->home = loom__stream_retain(stream);
     if (bytes && device_alloc(fn, what, d) != 0) {
         loom__stream_release(d->home);
         free(d);
         return NULL;
     }
+    return &d->base;
+}
+
+loom_buffer *loom__buffer_wrap(const char *fn, void *ptr, size_t bytes, int device,
+                               loom_stream *home, void (*release)(void *), void *release_ctx)
+{
+    devbuf *d = devbuf_new(fn, bytes, device, home);
+    if (!d)
+        return NULL;
+    d->base.ptr = ptr;
+    d->release = release;
+    d->release_ctx = release_ctx;
     return &d->base;
 }
 

@@ -164,7 +164,11 @@ static int compile_program(const char *fn, const char *name, const char *source,
         goto out;
     }
     double t0 = loom__now_ms();
+    char range[80];
+    snprintf(range, sizeof range, "loom compile %s", name);
+    loom__nvtx_push(range);
     r = nvrtcCompileProgram(prog, nopts, opts);
+    loom__nvtx_pop();
     double ms = loom__now_ms() - t0;
     log = program_log(prog);
     if (r != NVRTC_SUCCESS) {
@@ -176,6 +180,7 @@ static int compile_program(const char *fn, const char *name, const char *source,
                         name, why, path);
         else
             loom__error(err, fn, "NVRTC failed to compile kernel %s: %s", name, why);
+        loom__error_set_detail((int)r);
         LOOM__LOG("NVRTC failed to compile kernel %s for %s after %.1f ms", name, arch, ms);
         if (loom__log_enabled() && log)
             fprintf(stderr, "%s\n", log);

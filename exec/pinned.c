@@ -22,6 +22,8 @@ typedef struct block {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static block *blocks;
 static size_t idle_bytes;
+static size_t total_bytes; /* every block, in use or idle */
+static size_t limit;       /* 0: none */
 
 static size_t round_up(size_t bytes)
 {
@@ -43,8 +45,12 @@ static bool block_ready(block *b)
     return true;
 }
 
+/* Called with the block unlinked from the pool. */
 static void block_free(block *b)
 {
+    pthread_mutex_lock(&lock);
+    total_bytes -= b->cap;
+    pthread_mutex_unlock(&lock);
     if (b->ready) {
         cudaEventSynchronize(b->ready);
         cudaEventDestroy(b->ready);
@@ -67,7 +73,22 @@ void *loom__pinned_get(const char *fn, size_t bytes)
             return b->ptr;
         }
     }
+    bool over = limit && total_bytes + cap > limit;
+    size_t cap_now = limit;
     pthread_mutex_unlock(&lock);
+    if (over) {
+        loom__pinned_trim(); /* idle buffers of other sizes make room */
+        pthread_mutex_lock(&lock);
+        over = limit && total_bytes + cap > limit;
+        size_t held = total_bytes;
+        pthread_mutex_unlock(&lock);
+        if (over) {
+            loom__error(LOOM_ERR_OOM, fn,
+                        "out of pinned host memory: %zu more bytes would pass the pinned pool's "
+                        "limit of %zu (%zu held)", cap, cap_now, held);
+            return NULL;
+        }
+    }
     block *b = calloc(1, sizeof *b);
     if (!b) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
@@ -83,6 +104,7 @@ void *loom__pinned_get(const char *fn, size_t bytes)
     pthread_mutex_lock(&lock);
     b->next = blocks;
     blocks = b;
+    total_bytes += cap;
     pthread_mutex_unlock(&lock);
     return b->ptr;
 }
@@ -168,4 +190,72 @@ void loom__pinned_trim(void)
         block_free(idle);
         idle = next;
     }
+}
+
+/* ---- the public pinned pool (cupy.get_default_pinned_memory_pool()) ---- */
+
+size_t loom_pinned_mempool_used_bytes(void)
+{
+    pthread_mutex_lock(&lock);
+    size_t used = total_bytes - idle_bytes;
+    pthread_mutex_unlock(&lock);
+    return used;
+}
+
+size_t loom_pinned_mempool_total_bytes(void)
+{
+    pthread_mutex_lock(&lock);
+    size_t total = total_bytes;
+    pthread_mutex_unlock(&lock);
+    return total;
+}
+
+int loom_pinned_mempool_free_all_blocks(void)
+{
+    loom__pinned_trim();
+    return LOOM_OK;
+}
+
+int loom_pinned_mempool_set_limit(size_t bytes)
+{
+    pthread_mutex_lock(&lock);
+    limit = bytes;
+    pthread_mutex_unlock(&lock);
+    return LOOM_OK;
+}
+
+size_t loom_pinned_mempool_get_limit(void)
+{
+    pthread_mutex_lock(&lock);
+    size_t l = limit;
+    pthread_mutex_unlock(&lock);
+    return l;
+}
+
+void *loom_host_alloc_pinned(size_t bytes)
+{
+    static const char fn[] = "loom_host_alloc_pinned";
+    if (bytes == 0) {
+        loom__error(LOOM_ERR_INVALID, fn, "bytes is 0");
+        return NULL;
+    }
+    return loom__pinned_get(fn, bytes);
+}
+
+int loom_host_free_pinned(void *p)
+{
+    if (!p)
+        return LOOM_OK;
+    pthread_mutex_lock(&lock);
+    block *b = blocks;
+    while (b && !(b->ptr == p && b->in_use))
+        b = b->next;
+    pthread_mutex_unlock(&lock);
+    if (!b) {
+        loom__error(LOOM_ERR_INVALID, "loom_host_free_pinned",
+                    "%p is not a buffer of loom_host_alloc_pinned in use", p);
+        return LOOM_ERR_INVALID;
+    }
+    loom__pinned_release(p, NULL);
+    return LOOM_OK;
 }

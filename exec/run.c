@@ -123,6 +123,23 @@ static int record_input_uses(const char *fn, const loom_plan *p, loom_stream *s)
     return rc;
 }
 
+/* "loom run: loom_ew_3fa2 (sin multiply) + cublas gemm": the NVTX range of a plan's run. */
+static const char *range_name(char *buf, size_t cap, const loom_plan *p)
+{
+    size_t used = (size_t)snprintf(buf, cap, "loom run:");
+    for (int i = 0; i < p->nsteps && used < cap; i++) {
+        const loom_step *st = &p->steps[i];
+        const char *sep = i ? " +" : "";
+        if (st->kind == LOOM_STEP_KERNEL)
+            used += (size_t)snprintf(buf + used, cap - used, "%s %s (%s)", sep, st->kernel.name,
+                                     st->kernel.summary ? st->kernel.summary : "");
+        else
+            used += (size_t)snprintf(buf + used, cap - used, "%s %s", sep,
+                                     st->summary ? st->summary : loom__step_kind_name(st->kind));
+    }
+    return buf;
+}
+
 static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int device)
 {
     int rc;
@@ -143,7 +160,9 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
     loom_fuse_options opts = loom__fuse_options_default();
     opts.workspace_query = loom__library_workspace;
     opts.epilogue_wins = loom__cublaslt_epilogue_wins;
+    loom__nvtx_push("loom plan");
     loom__cached_plan *e = loom__plan_cache_get(fn, &w, &opts, device);
+    loom__nvtx_pop();
     if (!e) {
         rc = loom_last_error_code();
         goto done;
@@ -195,8 +214,11 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         }
     }
     rc = order_inputs(fn, p, s);
+    if (loom__nvtx_enabled())
+        loom__nvtx_push(range_name(what, sizeof what, p));
     if (rc == LOOM_OK)
         rc = loom__plan_cache_run(fn, e, addr, s, props);
+    loom__nvtx_pop();
     /* Before the inputs can be dropped below: their frees must wait for this plan's reads. */
     int used = record_input_uses(fn, p, s);
     if (rc == LOOM_OK)
@@ -275,8 +297,13 @@ int loom_eval_many(loom_array *const *arrays, int n)
     return eval_arrays("loom_eval_many", arrays, n);
 }
 
+int loom__eval_named(const char *fn, loom_array *a)
+{
+    return eval_arrays(fn, &a, 1);
+}
+
 /* Brings a's value to dst (exactly nbytes). */
-static int read_back(const char *fn, loom_array *a, void *dst, size_t nbytes)
+int loom__read_back(const char *fn, loom_array *a, void *dst, size_t nbytes)
 {
     if (!loom__node_buffer(a))
         loom__stat_forced_eval(LOOM_EVAL_HOST_READ);
@@ -311,7 +338,7 @@ int loom_get(loom_array *a, void *dst, size_t dst_bytes)
                     loom_dtype_name((loom_dtype)a->dtype), need);
         return LOOM_ERR_INVALID;
     }
-    return read_back(fn, a, dst, need);
+    return loom__read_back(fn, a, dst, need);
 }
 
 void *loom_asnumpy(loom_array *a, size_t *nbytes)
@@ -325,7 +352,7 @@ void *loom_asnumpy(loom_array *a, size_t *nbytes)
         loom__error(LOOM_ERR_OOM, fn, "out of host memory for %zu bytes", need);
         return NULL;
     }
-    if (read_back(fn, a, host, need)) {
+    if (loom__read_back(fn, a, host, need)) {
         free(host);
         return NULL;
     }
@@ -355,7 +382,7 @@ int loom_item(loom_array *a, double *out)
         return LOOM_ERR_INVALID;
     }
     unsigned char raw[16];
-    int rc = read_back(fn, a, raw, loom_dtype_size(dt));
+    int rc = loom__read_back(fn, a, raw, loom_dtype_size(dt));
     if (rc)
         return rc;
     *out = loom__host_to_double(raw, dt);

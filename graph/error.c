@@ -8,6 +8,7 @@
 static _Thread_local char error_msg[LOOM__ERROR_CAP];
 static _Thread_local int error_code = LOOM_OK;
 static _Thread_local uint64_t error_count;
+static _Thread_local int error_detail;
 
 void loom__error(int code, const char *fn, const char *fmt, ...)
 {
@@ -19,7 +20,18 @@ void loom__error(int code, const char *fn, const char *fmt, ...)
     vsnprintf(error_msg + n, sizeof error_msg - (size_t)n, fmt, ap);
     va_end(ap);
     error_code = code == LOOM_OK ? LOOM_ERR_INVALID : code;
+    error_detail = 0;
     error_count++;
+}
+
+void loom__error_set_detail(int detail)
+{
+    error_detail = detail;
+}
+
+int loom_last_error_detail(void)
+{
+    return error_code == LOOM_OK ? 0 : error_detail;
 }
 
 uint64_t loom__error_mark(void)
@@ -36,6 +48,7 @@ void loom__error_save(loom__saved_error *e)
 {
     memcpy(e->msg, error_msg, sizeof e->msg);
     e->code = error_code;
+    e->detail = error_detail;
     e->count = error_count;
 }
 
@@ -43,6 +56,7 @@ void loom__error_restore(const loom__saved_error *e)
 {
     memcpy(error_msg, e->msg, sizeof error_msg);
     error_code = e->code;
+    error_detail = e->detail;
     error_count = e->count;
 }
 
@@ -59,6 +73,7 @@ int loom_last_error_code(void)
 void loom_clear_error(void)
 {
     error_code = LOOM_OK;
+    error_detail = 0;
     error_msg[0] = '\0';
 }
 

@@ -209,12 +209,14 @@ uint64_t loom__error_mark(void);
 bool loom__error_since(uint64_t mark);
 /* The thread's last error, kept aside while a call runs work whose failure is not its own
  * (a forced evaluation at record time). */
-#define LOOM__ERROR_CAP 4096
+#define LOOM__ERROR_CAP 16384 /* room for NVRTC's log of a failed compile */
 typedef struct loom__saved_error {
     char msg[LOOM__ERROR_CAP];
-    int code;
+    int code, detail;
     uint64_t count;
 } loom__saved_error;
+/* Attaches a library's own status to the error just recorded (loom_last_error_detail). */
+void loom__error_set_detail(int detail);
 void loom__error_save(loom__saved_error *e);
 void loom__error_restore(const loom__saved_error *e);
 /* Formats a shape NumPy-style, "(3,4)" or "(5,)" or "()"; returns buf. */

@@ -145,7 +145,7 @@ loom_array *loom_vdot(loom_array *a, loom_array *b)
         return NULL;
     if (a->size != b->size) {
         /* NumPy's words: its vdot reshapes b to a's length. */
-        loom__error(LOOM_ERR_INVALID, fn, "cannot reshape array of size %lld into shape (%lld,)",
+        loom__error(LOOM_ERR_SHAPE, fn, "cannot reshape array of size %lld into shape (%lld,)",
                     (long long)b->size, (long long)a->size);
         return NULL;
     }

@@ -224,7 +224,7 @@ static const char *operand_name(const operand *o)
 
 static int no_loop(const char *fn, int nin, const operand *ops)
 {
-    loom__error(LOOM_ERR_INVALID, fn, "not supported for input types (%s%s%s%s%s)",
+    loom__error(LOOM_ERR_DTYPE, fn, "not supported for input types (%s%s%s%s%s)",
                 operand_name(&ops[0]), nin > 1 ? ", " : "", nin > 1 ? operand_name(&ops[1]) : "",
                 nin > 2 ? ", " : "", nin > 2 ? operand_name(&ops[2]) : "");
     return -1;
@@ -308,12 +308,12 @@ static int resolve_ufunc(const char *fn, loom_op op, int nin, const operand *ops
         mixed = mixed || ops[i].weak || ops[i].dtype != ops[0].dtype;
     }
     if (all_bool && op == LOOM_OP_NEGATIVE) {
-        loom__error(LOOM_ERR_INVALID, fn, "the boolean negative is not supported, use "
+        loom__error(LOOM_ERR_DTYPE, fn, "the boolean negative is not supported, use "
                     "loom_logical_not or loom_invert instead");
         return -1;
     }
     if (all_bool && op == LOOM_OP_SUBTRACT) {
-        loom__error(LOOM_ERR_INVALID, fn, "the boolean subtract is not supported, use "
+        loom__error(LOOM_ERR_DTYPE, fn, "the boolean subtract is not supported, use "
                     "loom_logical_xor or loom_bitwise_xor instead");
         return -1;
     }

@@ -68,7 +68,7 @@ int loom__broadcast_shapes(const char *fn, int n, const int *ndims,
                 int w = snprintf(msg + len, sizeof msg - len, "%s %s", j == 0 ? "" : j == n - 1 ? " and" : ",", buf);
                 len += w > 0 ? (size_t)w : 0;
             }
-            loom__error(LOOM_ERR_INVALID, fn, "%s cannot be broadcast", msg);
+            loom__error(LOOM_ERR_SHAPE, fn, "%s cannot be broadcast", msg);
             return -1;
         }
     }

@@ -33,10 +33,10 @@ int loom__normalize_axis(const char *fn, const char *what, int axis, int ndim, i
 {
     if (axis < -ndim || axis >= ndim) {
         if (what)
-            loom__error(LOOM_ERR_INVALID, fn, "%s: axis %d is out of bounds for array of dimension %d",
+            loom__error(LOOM_ERR_SHAPE, fn, "%s: axis %d is out of bounds for array of dimension %d",
                         what, axis, ndim);
         else
-            loom__error(LOOM_ERR_INVALID, fn, "axis %d is out of bounds for array of dimension %d",
+            loom__error(LOOM_ERR_SHAPE, fn, "axis %d is out of bounds for array of dimension %d",
                         axis, ndim);
         return -1;
     }
@@ -128,7 +128,7 @@ static loom_array *reshape_mismatch(const char *fn, const loom_array *a, int ndi
                                     const int64_t *shape)
 {
     char buf[1024];
-    loom__error(LOOM_ERR_INVALID, fn, "cannot reshape array of size %lld into shape %s",
+    loom__error(LOOM_ERR_SHAPE, fn, "cannot reshape array of size %lld into shape %s",
                 (long long)a->size, loom__fmt_shape(buf, sizeof buf, ndim, shape));
     return NULL;
 }

@@ -55,8 +55,17 @@ enum {
     LOOM_ERR_COMPILE = -5,   /* NVRTC rejected generated code (the log is in the message) */
     LOOM_ERR_IO = -6,        /* file I/O or file format */
     LOOM_ERR_UNSUPPORTED = -7,
-    LOOM_ERR_LINALG = -8     /* a numerical failure of linear algebra (NumPy's LinAlgError):
+    LOOM_ERR_LINALG = -8,    /* a numerical failure of linear algebra (NumPy's LinAlgError):
                                 singular matrix, not positive definite, no convergence */
+    /* Finer codes of two groups (loom_status_group gives the group): */
+    LOOM_ERR_DTYPE = -9,     /* bad argument: no loop for these dtypes (NumPy's UFuncTypeError) */
+    LOOM_ERR_SHAPE = -10,    /* bad argument: shapes do not broadcast or reshape, axis out of
+                                bounds (NumPy's ValueError / AxisError) */
+    LOOM_ERR_LIBRARY = -11,  /* CUDA error: cuBLAS, cuSOLVER or cuFFT failed (its own status is
+                                loom_last_error_detail) */
+    LOOM_ERR_DEVICE = -12,   /* CUDA error: the device faulted running Loom's work (an illegal
+                                address, a launch failure), reported when the work is waited on */
+    LOOM_ERR_ASSERT = -13    /* a loom_testing_assert_* check failed (NumPy's AssertionError) */
 };
 
 /* The message of the most recent failure on this thread ("loom_add: shapes (3,4) and (5,)
@@ -864,6 +873,173 @@ loom_array *loom_roll_axes(loom_array *a, const int64_t *shifts, int nshifts, co
  * along each. */
 loom_array *loom_fft_fftshift(loom_array *a, const int *axes, int naxes);
 loom_array *loom_fft_ifftshift(loom_array *a, const int *axes, int naxes);
+
+/* Printing (docs/toolbox.md)                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.set_printoptions' settings that Loom honours. */
+typedef struct loom_printoptions {
+    int precision;     /* digits after the point at most (default 8) */
+    int64_t threshold; /* arrays of more elements print summarised, with "..." (default 1000) */
+    int edgeitems;     /* items shown at each end of a summarised axis (default 3) */
+    int linewidth;     /* characters per line (default 75) */
+    bool suppress;     /* true: small values print as 0. rather than in scientific notation */
+} loom_printoptions;
+
+/* Sets the options of every later print, process-wide as np.set_printoptions; NULL restores
+ * NumPy's defaults. Refuses a precision outside 0..300, edgeitems or linewidth below 1. */
+int loom_set_printoptions(const loom_printoptions *opt);
+/* Writes the options in force to *opt. */
+int loom_get_printoptions(loom_printoptions *opt);
+/* repr(a) and str(a) as NumPy 2 writes them ("array([1. , 2.5], dtype=float32)" and
+ * "[1.  2.5]"), every dtype included (bfloat16 with NumPy's float rules). Reads the elements
+ * shown to the host (only the corners of a summarised array). A malloc'd string the caller
+ * frees with free; NULL on failure. */
+char *loom_array_repr(loom_array *a);
+char *loom_array_str(loom_array *a);
+/* print(a): str(a) and a newline on stdout (loom_fprint: on out). */
+int loom_print(loom_array *a);
+int loom_fprint(FILE *out, loom_array *a);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Benchmark helper (docs/toolbox.md): cupyx.profiler.benchmark                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The work to time: returns LOOM_OK, or a status that stops the benchmark. Loom is lazy, so
+ * the function must evaluate what it builds (loom_eval) for there to be work to time. */
+typedef int (*loom_benchmark_fn)(void *user_data);
+
+/* Per-run times of the timed runs (warm-ups excluded), in seconds. */
+typedef struct loom_benchmark_result {
+    char name[64];
+    int device;        /* the device whose current stream was timed */
+    int n_runs;        /* timed runs: n_repeat, or fewer when max_duration was reached */
+    double *cpu_times; /* host time of each call of fn */
+    double *gpu_times; /* time between CUDA events recorded on the current stream before and
+                          after each call, waited for after each run */
+} loom_benchmark_result;
+
+/* Calls fn n_warmup times, waits for the device, then up to n_repeat times, timing each call
+ * on the host and on the current stream; stops early once the timed runs took max_duration
+ * seconds in all (INFINITY: never). Fills *result (free it with loom_benchmark_result_free). */
+int loom_benchmark(loom_benchmark_fn fn, void *user_data, const char *name, int n_repeat,
+                   int n_warmup, double max_duration, loom_benchmark_result *result);
+void loom_benchmark_result_free(loom_benchmark_result *result);
+/* str() of CuPy's result: "name                :    CPU:   12.345 us   +/- 0.678 (min:   11.000
+ * / max:   14.000) us     GPU-0:   ..." (one line). A malloc'd string; NULL on failure. */
+char *loom_benchmark_format(const loom_benchmark_result *result);
+/* The same and a newline on stdout. */
+int loom_benchmark_print(const loom_benchmark_result *result);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Testing helpers (docs/toolbox.md): numpy.testing                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.testing.assert_allclose(actual, desired, rtol, atol, equal_nan) (NumPy's defaults: rtol
+ * 1e-7, atol 0, equal_nan true) and np.testing.assert_array_equal(actual, desired). Read both
+ * arrays to the host; return LOOM_OK, or LOOM_ERR_ASSERT with NumPy's report as the message:
+ * "loom_testing_assert_allclose: Not equal to tolerance rtol=1e-07, atol=0\n\nMismatched
+ * elements: 1 / 3 (33.3%)\nMismatch at index:\n [1]: 2.0 (ACTUAL), 2.5 (DESIRED)\n..." The
+ * shapes must be equal (NumPy also lets a 0-d array stand for any shape; Loom does not). */
+int loom_testing_assert_allclose(loom_array *actual, loom_array *desired, double rtol, double atol,
+                                 bool equal_nan);
+int loom_testing_assert_array_equal(loom_array *actual, loom_array *desired);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Device properties (docs/toolbox.md): cupy.cuda.Device, runtime.getDeviceProperties         */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct loom_device_props {
+    int id;
+    char name[256];               /* "NVIDIA H100 80GB HBM3" */
+    int major, minor;             /* compute capability */
+    size_t total_memory;          /* bytes */
+    size_t free_memory;           /* bytes free on the device at the call */
+    int multiprocessors;
+    int l2_cache_bytes;
+    int clock_khz;                /* peak SM clock */
+    int memory_clock_khz;         /* peak memory clock */
+    int memory_bus_width;         /* bits */
+    int max_threads_per_block;
+    int warp_size;
+    size_t shared_memory_per_block; /* bytes */
+    int pci_domain, pci_bus, pci_device;
+    char pci_bus_id[16];          /* "0000:65:00.0" */
+} loom_device_props;
+
+/* The properties of device id (LOOM_ERR_INVALID for an id out of range, LOOM_ERR_NO_DEVICE
+ * without a device). */
+int loom_device_properties(int id, loom_device_props *props);
+/* cupy.cuda.runtime.memGetInfo(): free and total bytes of the current device. */
+int loom_mem_info(size_t *free_bytes, size_t *total_bytes);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Pinned host memory (docs/toolbox.md): cupy.get_default_pinned_memory_pool()                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The pool of page-locked host buffers behind uploads (staging) and loom_host_alloc_pinned.
+ * Bytes in buffers handed out (staging copies in flight included): */
+size_t loom_pinned_mempool_used_bytes(void);
+/* Bytes the pool holds (in use plus idle, kept for reuse). */
+size_t loom_pinned_mempool_total_bytes(void);
+/* Frees every idle buffer (waiting for the copies still reading them). */
+int loom_pinned_mempool_free_all_blocks(void);
+/* Caps the bytes the pool holds: a buffer past it is refused with LOOM_ERR_OOM (after idle
+ * buffers were freed to make room). 0 removes the cap. */
+int loom_pinned_mempool_set_limit(size_t bytes);
+size_t loom_pinned_mempool_get_limit(void);
+/* cupyx.empty_pinned's memory: a page-locked buffer of at least bytes from the pool (NULL and
+ * an error on failure); give it back with loom_host_free_pinned once no copy uses it. */
+void *loom_host_alloc_pinned(size_t bytes);
+int loom_host_free_pinned(void *p);
+/* Evaluates a and queues the copy of its elements into page-locked dst on the current stream,
+ * returning at once: dst holds them once the stream is waited on (loom_stream_synchronize or
+ * an event recorded after). dst must be page-locked (loom_host_alloc_pinned, cudaHostAlloc);
+ * pageable memory is refused. Numerical failures of cuSOLVER (LOOM_ERR_LINALG) are not
+ * reported here: loom_get reports them. */
+int loom_get_async(loom_array *a, void *dst, size_t dst_bytes);
+/* loom_asarray from page-locked data without a host copy: the upload is queued on the current
+ * stream at once, so data must stay unchanged until that stream has passed it (wait on the
+ * stream, or on an event recorded after the call). Pageable data is refused. */
+loom_array *loom_asarray_async(const void *data, loom_dtype dtype, int ndim, const int64_t *shape);
+
+/* ------------------------------------------------------------------------------------------ */
+/* DLPack (docs/toolbox.md): zero-copy exchange with PyTorch, CuPy, JAX... (loom_dlpack.h)    */
+/* ------------------------------------------------------------------------------------------ */
+
+struct DLManagedTensorVersioned;
+struct DLManagedTensor;
+
+/* Exports a's device memory without a copy as DLPack 1.x (a view is materialised first; the
+ * tensor is C-contiguous and flagged read-only, as a Loom array is a value). consumer_stream is
+ * the cudaStream_t the consumer will read on (NULL: the legacy default stream; 1 and 2 are
+ * cudaStreamLegacy and cudaStreamPerThread): it is made to wait for a's value, and a's memory
+ * is freed only after the work it has queued when it calls the deleter. NULL on failure. */
+struct DLManagedTensorVersioned *loom_to_dlpack(loom_array *a, void *consumer_stream);
+/* The same as a legacy DLManagedTensor (no version, no read-only flag). */
+struct DLManagedTensor *loom_to_dlpack_legacy(loom_array *a, void *consumer_stream);
+/* Imports a CUDA tensor without a copy: the array owns m and calls its deleter when it is
+ * freed (after Loom's work reading it). The producer must have made the data ready on Loom's
+ * current stream (pass loom_stream_handle(NULL) as its consumer stream) and must not write it
+ * while the array lives. Strided tensors become views. Host tensors, lanes > 1, unknown dtypes
+ * and DLPack major versions other than 1 are refused; on failure m stays the caller's. */
+loom_array *loom_from_dlpack(struct DLManagedTensorVersioned *m);
+loom_array *loom_from_dlpack_legacy(struct DLManagedTensor *m);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Status codes (docs/toolbox.md)                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+/* "LOOM_OK", "LOOM_ERR_SHAPE", ...; "LOOM_ERR_UNKNOWN" for a number that is no status. */
+const char *loom_status_name(int status);
+/* The group a status belongs to: LOOM_ERR_INVALID for LOOM_ERR_DTYPE and LOOM_ERR_SHAPE,
+ * LOOM_ERR_CUDA for LOOM_ERR_LIBRARY and LOOM_ERR_DEVICE, the status itself otherwise. */
+int loom_status_group(int status);
+/* The underlying library's own status for the last error on this thread: a cudaError_t
+ * (LOOM_ERR_CUDA, LOOM_ERR_DEVICE, LOOM_ERR_OOM, LOOM_ERR_NO_DEVICE from the runtime), a
+ * cublasStatus_t, cusolverStatus_t or cufftResult (LOOM_ERR_LIBRARY), an nvrtcResult
+ * (LOOM_ERR_COMPILE); 0 when the error did not come from a library. */
+int loom_last_error_detail(void);
 
 #ifdef __cplusplus
 }

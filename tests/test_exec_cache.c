@@ -102,8 +102,19 @@ static void test_compile_errors(void)
                  LOOM_ERR_COMPILE);
     CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_COMPILE);
     const char *msg = loom_last_error();
-    CHECK(msg && strncmp(msg, "loom_eval: NVRTC failed to compile kernel t_bad: ", 49) == 0);
+    CHECK(msg && strncmp(msg, "loom_eval: NVRTC failed to compile kernel t_bad: ", 50) == 0);
     CHECK(msg && strstr(msg, "undefined_thing") && strstr(msg, "is undefined"));
+    CHECK_EQ_INT(loom_last_error_detail(), 6); /* NVRTC_ERROR_COMPILATION */
+    /* The source NVRTC rejected is left where the message says. */
+    const char *path = msg ? strstr(msg, "source and full log in ") : NULL;
+    char dumped[512] = "";
+    if (path)
+        sscanf(path + strlen("source and full log in "), "%511[^)]", dumped);
+    FILE *f = fopen(dumped, "r");
+    char text[256] = "";
+    CHECK(f && fgets(text, sizeof text, f) && strcmp(text, bad) == 0);
+    if (f)
+        fclose(f);
     CHECK_EQ_INT(stats().kernels_compiled, 0);
 
     CHECK_EQ_INT(loom__compile_to_cubin("loom_eval", "t_ok", "", NULL, 0, "sm_9", NULL, &cubin,
