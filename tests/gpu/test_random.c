@@ -579,6 +579,130 @@ static void check_multivariate_normal(void)
     loom_rng_destroy(g);
 }
 
+/* ---- permutation and choice ---- */
+
+static bool is_permutation(const double *v, int64_t n)
+{
+    char *seen = calloc((size_t)n + 1, 1);
+    bool ok = true;
+    for (int64_t i = 0; i < n && ok; i++) {
+        ok = v[i] >= 0 && v[i] < (double)n && v[i] == floor(v[i]) && !seen[(int64_t)v[i]];
+        if (ok)
+            seen[(int64_t)v[i]] = 1;
+    }
+    free(seen);
+    return ok;
+}
+
+/* permutation(n) holds each of 0..n-1 once; for a large n, where each position's value falls
+ * (16 x 16 cells of positions and values) is uniform by chi-square. */
+static void check_permutation(void)
+{
+    loom_rng *g = loom_random_default_rng(51);
+    const int64_t sizes[5] = {1, 2, 5, 1000, (1 << 20) + 3};
+    for (int k = 0; k < 5; k++) {
+        const int64_t n = sizes[k];
+        loom_scope_begin();
+        double *v = values(loom_rng_permutation(g, n), n);
+        CHECK(is_permutation(v, n));
+        if (n > 1000) {
+            enum { B = 16 };
+            double count[B * B] = {0}, p[B * B];
+            for (int64_t i = 0; i < n; i++)
+                count[(i * B / n) * B + (int64_t)v[i] * B / n] += 1;
+            for (int c = 0; c < B * B; c++)
+                p[c] = 1.0 / (B * B);
+            chi_square(count, p, B * B, (double)n, "permutation(2^20 + 3) positions x values");
+        }
+        free(v);
+        loom_scope_end();
+    }
+    loom_rng_destroy(g);
+}
+
+/* choice with replacement: uniform, and p (a zero probability never drawn), by chi-square over
+ * 2^22 draws; without replacement: distinct values in range, uniform over 64 bins (p NULL), and
+ * with p the ordered pairs of 20000 draws of 2 from 4 against NumPy's sequential probabilities
+ * p_i p_j / (1 - p_i); a sample of every nonzero entry is exactly those entries. */
+static void check_choice(void)
+{
+    loom_rng *g = loom_random_default_rng(61);
+    const double p[5] = {0.1, 0.2, 0, 0.3, 0.4};
+    for (int withp = 0; withp < 2; withp++) {
+        loom_scope_begin();
+        const int64_t a = withp ? 5 : 7;
+        double *v = values(loom_rng_choice(g, a, 1, (int64_t[]){N_SAMPLES}, true, withp ? p : NULL), N_SAMPLES);
+        double count[7] = {0}, q[7];
+        int outside = 0;
+        for (int64_t i = 0; i < N_SAMPLES; i++) {
+            outside += !(v[i] >= 0 && v[i] < a);
+            if (v[i] >= 0 && v[i] < a)
+                count[(int64_t)v[i]] += 1;
+        }
+        for (int i = 0; i < a; i++)
+            q[i] = withp ? p[i] : 1.0 / a;
+        CHECK_EQ_INT(outside, 0);
+        if (withp)
+            CHECK(count[2] == 0);
+        chi_square(count, q, (int)a, N_SAMPLES, withp ? "choice(5, p) with replacement" : "choice(7) with replacement");
+        free(v);
+        loom_scope_end();
+    }
+
+    loom_scope_begin();
+    const int64_t a = 1 << 20, size = 1 << 19;
+    double *v = values(loom_rng_choice(g, a, 1, &size, false, NULL), size);
+    char *seen = calloc((size_t)a, 1);
+    int bad = 0;
+    double count[64] = {0}, q[64];
+    for (int64_t i = 0; i < size; i++) {
+        const bool in = v[i] >= 0 && v[i] < a && !seen[(int64_t)v[i]];
+        bad += !in;
+        if (in) {
+            seen[(int64_t)v[i]] = 1;
+            count[(int64_t)v[i] * 64 / a] += 1;
+        }
+    }
+    for (int b = 0; b < 64; b++)
+        q[b] = 1.0 / 64;
+    CHECK_EQ_INT(bad, 0);
+    chi_square(count, q, 64, (double)size, "choice(2^20, 2^19) without replacement");
+    free(seen);
+    free(v);
+    loom_scope_end();
+
+    const double w[4] = {0.1, 0.2, 0.3, 0.4};
+    enum { DRAWS = 20000 };
+    double pairs[16] = {0}, pp[16];
+    int bad_pairs = 0;
+    for (int d = 0; d < DRAWS; d++) {
+        loom_scope_begin();
+        int64_t x[2] = {-1, -1};
+        loom_array *c = loom_rng_choice(g, 4, 1, (int64_t[]){2}, false, w);
+        const int rc = loom_get(c, x, sizeof x);
+        const bool ok = rc == LOOM_OK && x[0] >= 0 && x[0] < 4 && x[1] >= 0 && x[1] < 4 && x[0] != x[1];
+        bad_pairs += !ok;
+        if (ok)
+            pairs[x[0] * 4 + x[1]] += 1;
+        loom_scope_end();
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            pp[i * 4 + j] = i == j ? 0 : w[i] * w[j] / (1 - w[i]);
+    CHECK_EQ_INT(bad_pairs, 0);
+    chi_square(pairs, pp, 16, DRAWS, "choice(4, 2, replace=False, p) ordered pairs");
+
+    loom_scope_begin();
+    double *all = values(loom_rng_choice(g, 5, 1, (int64_t[]){4}, false, p), 4);
+    double sorted[4];
+    memcpy(sorted, all, sizeof sorted);
+    qsort(sorted, 4, sizeof *sorted, exact_dist_by_value);
+    CHECK(sorted[0] == 0 && sorted[1] == 1 && sorted[2] == 3 && sorted[3] == 4);
+    free(all);
+    loom_scope_end();
+    loom_rng_destroy(g);
+}
+
 /* ---- integers ---- */
 
 /* Values low + [0, range) of dtype dt in nb bins of equal integer counts (floor(k nb / range)):
@@ -805,5 +929,7 @@ int main(void)
     check_distributions();
     check_dirichlet();
     check_multivariate_normal();
+    check_permutation();
+    check_choice();
     return check_summary("gpu_test_random");
 }
