@@ -246,6 +246,11 @@ static void check_vectors(void)
         before = loom__rng_offset(g);
         loom_array *s = loom_rng_dirichlet(g, 3, small, 2, shape, dt);
         CHECK(s && loom__rng_offset(g) == before + 40); /* 2 betas */
+        /* NumPy's remainders, summed from the right: the one before a last zero alpha is
+         * exactly 0 (no beta node), though 0.01 + 0.02 + 0.04 - 0.01 - 0.02 is 7e-18 */
+        before = loom__rng_offset(g);
+        CHECK(loom_rng_dirichlet(g, 4, (const double[]){0.01, 0.02, 0.04, 0}, 2, shape, dt) &&
+              loom__rng_offset(g) == before + 40);
         CHECK_SHAPE(s, 3, out);
         CHECK(compile_all(s, true) >= 1);
         loom_array *mean = loom_asarray((const double[]){1, 2, 3}, LOOM_FLOAT64, 1, (int64_t[]){3});

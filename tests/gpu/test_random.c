@@ -493,6 +493,20 @@ static void check_dirichlet(void)
     CHECK_EQ_INT(bad, 0);
     free(v);
     free(z);
+    /* The same on the stick-breaking path (every alpha below 0.1): a zero alpha in the middle
+     * (V = 0, the stick goes on whole) and at the end (the remainder before it is exactly 0,
+     * summed from the right as NumPy sums it, so V = 1; 0.01 + 0.02 + 0.04 minus the first
+     * two leaves 7e-18). */
+    enum { R = 1000 };
+    double *m = values(loom_rng_dirichlet(g, 3, (const double[]){0.05, 0, 0.08}, 1, (int64_t[]){R}, LOOM_FLOAT64), 3 * R);
+    double *e = values(loom_rng_dirichlet(g, 4, (const double[]){0.01, 0.02, 0.04, 0}, 1, (int64_t[]){R}, LOOM_FLOAT64), 4 * R);
+    bad = 0;
+    for (int i = 0; i < R; i++)
+        bad += m[3 * i + 1] != 0 || !(fabs(m[3 * i] + m[3 * i + 2] - 1) <= 1e-15) || e[4 * i + 3] != 0 ||
+               !(fabs(e[4 * i] + e[4 * i + 1] + e[4 * i + 2] - 1) <= 1e-15);
+    CHECK_EQ_INT(bad, 0);
+    free(m);
+    free(e);
     loom_scope_end();
     loom_rng_destroy(g);
 }
