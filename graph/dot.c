@@ -150,6 +150,8 @@ static void random_fields(FILE *out, const loom_array *a)
     }
     if (n)
         field(out, buf);
+    if (a->op == LOOM_OP_RANDOM_BETA && a->param.random.c != 0)
+        field(out, "1 - beta (same words)"); /* dirichlet's stick remainder */
 }
 
 /* Op parameters worth seeing: values, generator arguments, view maps. */

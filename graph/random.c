@@ -88,6 +88,21 @@ loom_array *loom__random(const char *fn, loom_rng *rng, loom_op op, int ndim,
     return loom__node_finish(n);
 }
 
+loom_array *loom__random_twin(const char *fn, const loom_array *of, double a, double b, double c)
+{
+    if (!of)
+        return NULL;
+    loom_array *n = loom__node_alloc(fn, (loom_op)of->op, (loom_dtype)of->dtype, of->ndim, of->shape);
+    if (!n)
+        return NULL;
+    n->device = of->device;
+    n->param.random = of->param.random;
+    n->param.random.a = a;
+    n->param.random.b = b;
+    n->param.random.c = c;
+    return loom__node_finish(n);
+}
+
 loom_array *loom__random_integers(const char *fn, loom_rng *rng, int64_t low, uint64_t range,
                                   int ndim, const int64_t *shape, loom_dtype dtype)
 {

@@ -12,6 +12,10 @@
  * checked dtype and parameters. */
 loom_array *loom__random(const char *fn, loom_rng *rng, loom_op op, int ndim,
                          const int64_t *shape, loom_dtype dtype, double a, double b, double c);
+/* A node of random node of's op, dtype and shape over the same counter blocks (so the same
+ * words) with parameters a, b, c; reserves nothing. NULL passes through. dirichlet's
+ * stick-breaking draws beta and its exact complement this way. */
+loom_array *loom__random_twin(const char *fn, const loom_array *of, double a, double b, double c);
 /* A RANDOM_INTEGERS node: low + a uniform integer in [0, range), range 0 meaning 2^64. */
 loom_array *loom__random_integers(const char *fn, loom_rng *rng, int64_t low, uint64_t range,
                                   int ndim, const int64_t *shape, loom_dtype dtype);

@@ -54,27 +54,43 @@ static loom_array *dirichlet_gamma(const char *fn, loom_rng *rng, int k, const d
 
 /* NumPy's stick-breaking: V_j = beta(alpha_j, alpha_{j+1} + ... + alpha_{k-1}),
  * X_j = V_j (1 - V_0) ... (1 - V_{j-1}), the last X the rest of the stick. A zero alpha_j
- * gives V_j = 0; a zero remainder V_j = 1 (NumPy's beta of those parameters). */
+ * gives V_j = 0; a zero remainder V_j = 1 (NumPy's beta of those parameters). 1 - V_j is the
+ * beta's complement from the same words, not a subtraction: with alphas this small V_j is
+ * often within 1e-16 of 1, where 1 - V_j would round a tiny remainder to 0 (NumPy's zeros). */
 static loom_array *dirichlet_sticks(const char *fn, loom_rng *rng, int k, const double *alpha,
                                     int ndim, const int64_t *shape, loom_array **cols)
 {
-    double rest = 0;
-    for (int j = 0; j < k; j++)
-        rest += alpha[j];
+    /* rest[j] = alpha_{j+1} + ... + alpha_{k-1} summed from the right, as NumPy: a tail of
+     * zeros sums to exactly 0 (subtracting from the total can leave 1e-17, and a zero column
+     * would get values). */
+    double *rest = malloc((size_t)k * sizeof *rest);
+    if (!rest) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return NULL;
+    }
+    double csum = 0;
+    for (int j = k - 1; j >= 0; j--) {
+        rest[j] = csum;
+        csum += alpha[j];
+    }
     loom_array *stick = loom_scalar(1.0);
     for (int j = 0; j < k - 1; j++) {
-        rest -= alpha[j];
-        loom_array *v;
-        if (alpha[j] == 0)
+        loom_array *v, *v_rest;
+        if (alpha[j] == 0) {
             v = loom_scalar(0.0);
-        else if (rest <= 0)
+            v_rest = loom_scalar(1.0);
+        } else if (rest[j] == 0) {
             v = loom_scalar(1.0);
-        else
+            v_rest = loom_scalar(0.0);
+        } else {
             v = loom__random(fn, rng, LOOM_OP_RANDOM_BETA, ndim, shape, LOOM_FLOAT64, alpha[j],
-                             rest, 0);
+                             rest[j], 0);
+            v_rest = loom__random_twin(fn, v, alpha[j], rest[j], 1);
+        }
         cols[j] = loom_broadcast_to(loom_multiply(stick, v), ndim, shape);
-        stick = loom_multiply(stick, loom_subtract(loom_scalar(1.0), v));
+        stick = loom_multiply(stick, v_rest);
     }
+    free(rest);
     cols[k - 1] = loom_broadcast_to(stick, ndim, shape);
     return stack_last(k, cols, ndim, shape);
 }

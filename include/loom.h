@@ -1041,6 +1041,17 @@ int loom_status_group(int status);
  * (LOOM_ERR_COMPILE); 0 when the error did not come from a library. */
 int loom_last_error_detail(void);
 
+/* Random permutations and choice (docs/random.md)                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* rng.permutation(n): a random permutation of arange(n), int64 (empty for n <= 0). */
+loom_array *loom_rng_permutation(loom_rng *rng, int64_t n);
+/* rng.choice(a, size, replace, p) for an integer population a: int64 values in [0, a) of shape
+ * (ndim, shape). p is NULL (uniform) or a host array of a probabilities, copied at the call and
+ * checked as NumPy checks it. Choosing from an array's elements (NumPy's array a) is absent. */
+loom_array *loom_rng_choice(loom_rng *rng, int64_t a, int ndim, const int64_t *shape,
+                            bool replace, const double *p);
+
 #ifdef __cplusplus
 }
 #endif

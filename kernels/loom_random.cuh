@@ -501,29 +501,33 @@ template <class T, unsigned V> LOOM__D T loom_rng_gamma(loom_u64 s, loom_u64 k, 
     loom_rng_stream st(s, k, g * V + j);
     return T(scale * st.standard_gamma(shape));
 }
-/* Johnk's algorithm for a, b <= 1 (in logarithms when both powers underflow), as NumPy;
- * otherwise X / (X + Y) of two gammas. */
-template <class T, unsigned V> LOOM__D T loom_rng_beta(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double a, double b, double)
+/* 1 / (1 + e^-d) without overflow: X / (X + Y) for d = log X - log Y. */
+LOOM__D double loom_rng_sigmoid(double d)
+{
+    return d < 0 ? exp(d - log1p(exp(d))) : 1 / (1 + exp(-d));
+}
+/* Johnk's algorithm for a, b <= 1 (in logarithms when either power underflows, as NumPy since
+ * 2.1), otherwise X / (X + Y) of two gammas. complement != 0 returns Y / (X + Y) from the same
+ * words: 1 - beta, exact where 1 - (X / (X + Y)) would round a tiny Y / (X + Y) to 0
+ * (dirichlet's stick-breaking multiplies by it). */
+template <class T, unsigned V> LOOM__D T loom_rng_beta(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double a, double b, double complement)
 {
     loom_rng_stream st(s, k, g * V + j);
     if (a <= 1 && b <= 1) {
         for (unsigned n = 0; n < LOOM_RNG_MAX_DRAWS; n++) {
-            const double U = st.open01(), V = st.open01();
-            const double X = pow(U, 1 / a), Y = pow(V, 1 / b), XpY = X + Y;
-            if (XpY <= 1.0 && U + V > 0.0) {
-                if (XpY > 0)
-                    return T(X / XpY);
-                double logX = log(U) / a, logY = log(V) / b;
-                const double logM = logX > logY ? logX : logY;
-                logX -= logM;
-                logY -= logM;
-                return T(exp(logX - log(exp(logX) + exp(logY))));
+            const double u = st.open01(), v = st.open01();
+            const double X = pow(u, 1 / a), Y = pow(v, 1 / b), XpY = X + Y;
+            if (XpY <= 1.0 && u + v > 0.0) {
+                if (X > 0 && Y > 0)
+                    return T((complement != 0 ? Y : X) / XpY);
+                const double d = log(u) / a - log(v) / b;
+                return T(loom_rng_sigmoid(complement != 0 ? -d : d));
             }
         }
         return T(__longlong_as_double(0x7ff8000000000000LL));
     }
     const double X = st.standard_gamma(a), Y = st.standard_gamma(b);
-    return T(X / (X + Y));
+    return T((complement != 0 ? Y : X) / (X + Y));
 }
 template <class T, unsigned V> LOOM__D T loom_rng_f(loom_u64 s, loom_u64 k, loom_u64 g, unsigned j, double dfnum, double dfden, double)
 {

@@ -246,6 +246,11 @@ static void check_vectors(void)
         before = loom__rng_offset(g);
         loom_array *s = loom_rng_dirichlet(g, 3, small, 2, shape, dt);
         CHECK(s && loom__rng_offset(g) == before + 40); /* 2 betas */
+        /* NumPy's remainders, summed from the right: the one before a last zero alpha is
+         * exactly 0 (no beta node), though 0.01 + 0.02 + 0.04 - 0.01 - 0.02 is 7e-18 */
+        before = loom__rng_offset(g);
+        CHECK(loom_rng_dirichlet(g, 4, (const double[]){0.01, 0.02, 0.04, 0}, 2, shape, dt) &&
+              loom__rng_offset(g) == before + 40);
         CHECK_SHAPE(s, 3, out);
         CHECK(compile_all(s, true) >= 1);
         loom_array *mean = loom_asarray((const double[]){1, 2, 3}, LOOM_FLOAT64, 1, (int64_t[]){3});
@@ -431,6 +436,14 @@ static void check_plans(void)
     loom_scope_end();
 }
 
+static int count_substrings(const char *s, const char *sub)
+{
+    int n = 0;
+    for (const char *p = s ? strstr(s, sub) : NULL; p; p = strstr(p + 1, sub))
+        n++;
+    return n;
+}
+
 static void check_dot(void)
 {
     loom_scope_begin();
@@ -446,6 +459,17 @@ static void check_dot(void)
     fclose(f);
     CHECK(buf && strstr(buf, "normal") && strstr(buf, "seed 42 offset 5") && strstr(buf, "1.5, 2"));
     CHECK(buf && strstr(buf, "integers") && strstr(buf, "seed 42 offset 9") && strstr(buf, "low -2 range 11"));
+    free(buf);
+    /* dirichlet's stick-breaking: each beta node (offsets 13 and 15) and its complement over the
+     * same blocks */
+    loom_array *d = loom_rng_dirichlet(g, 3, (const double[]){0.05, 0.02, 0.08}, 1, (int64_t[]){2}, LOOM_FLOAT64);
+    f = open_memstream(&buf, &len);
+    CHECK_EQ_INT(loom_dump_dot(f, &d, 1), LOOM_OK);
+    fclose(f);
+    CHECK_EQ_INT(count_substrings(buf, "seed 42 offset 13"), 2);
+    CHECK_EQ_INT(count_substrings(buf, "seed 42 offset 15"), 2);
+    CHECK_EQ_INT(count_substrings(buf, "1 - beta (same words)"), 2);
+    CHECK(loom__rng_offset(g) == 17);
     free(buf);
     loom_rng_destroy(g);
     loom_scope_end();

@@ -9,6 +9,7 @@
  * GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "exact_dist.h"
 #include "internal.h"
 #include "philox_ref.h"
 
@@ -49,79 +50,6 @@ static bool same_bits(loom_array *a, loom_array *b, size_t bytes)
 /* ---- exact distributions ---- */
 
 static double norm_cdf(double x) { return 0.5 * erfc(-x / sqrt(2.0)); }
-
-/* Regularised lower incomplete gamma P(a, x): series below a + 1, Lentz's continued fraction
- * above (Numerical Recipes' gser and gcf). */
-static double gamma_p(double a, double x)
-{
-    if (x <= 0)
-        return 0;
-    const double lg = lgamma(a);
-    if (x < a + 1) {
-        double ap = a, sum = 1 / a, del = sum;
-        for (int n = 0; n < 10000 && fabs(del) > fabs(sum) * 1e-16; n++) {
-            ap += 1;
-            del *= x / ap;
-            sum += del;
-        }
-        return sum * exp(-x + a * log(x) - lg);
-    }
-    double b = x + 1 - a, c = 1 / 1e-300, d = 1 / b, h = d;
-    for (int i = 1; i < 10000; i++) {
-        const double an = -i * (i - a);
-        b += 2;
-        d = an * d + b;
-        d = fabs(d) < 1e-300 ? 1e-300 : d;
-        c = b + an / c;
-        c = fabs(c) < 1e-300 ? 1e-300 : c;
-        d = 1 / d;
-        const double del = d * c;
-        h *= del;
-        if (fabs(del - 1) < 1e-16)
-            break;
-    }
-    return 1 - exp(-x + a * log(x) - lg) * h;
-}
-
-/* Regularised incomplete beta I_x(a, b) (Numerical Recipes' betai and betacf). */
-static double betacf(double a, double b, double x)
-{
-    double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d = 1 - qab * x / qap;
-    d = fabs(d) < 1e-300 ? 1e-300 : d;
-    d = 1 / d;
-    double h = d;
-    for (int m = 1; m < 10000; m++) {
-        const int m2 = 2 * m;
-        double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1 + aa * d;
-        d = fabs(d) < 1e-300 ? 1e-300 : d;
-        c = 1 + aa / c;
-        c = fabs(c) < 1e-300 ? 1e-300 : c;
-        d = 1 / d;
-        h *= d * c;
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1 + aa * d;
-        d = fabs(d) < 1e-300 ? 1e-300 : d;
-        c = 1 + aa / c;
-        c = fabs(c) < 1e-300 ? 1e-300 : c;
-        d = 1 / d;
-        const double del = d * c;
-        h *= del;
-        if (fabs(del - 1) < 1e-16)
-            break;
-    }
-    return h;
-}
-
-static double beta_i(double a, double b, double x)
-{
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const double bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
-    return x < (a + 1) / (a + b + 2) ? bt * betacf(a, b, x) / a : 1 - bt * betacf(b, a, 1 - x) / b;
-}
 
 typedef struct dist {
     const char *name;
@@ -305,12 +233,6 @@ static loom_array *draw(loom_rng *g, const dist *d, int64_t n, loom_dtype dt)
     return NULL;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void check_mean(const dist *d, const double *v, int64_t n, const char *label)
 {
     if (isnan(d->var))
@@ -325,17 +247,24 @@ static void check_mean(const dist *d, const double *v, int64_t n, const char *la
         fprintf(stderr, "%s: mean %.8g, expected %.8g (standard error %.3g)\n", label, mean, d->mean, se);
 }
 
-/* Kolmogorov-Smirnov of the n values v (sorted here) against d's CDF at significance 1e-6. */
+/* d's CDF at the midpoint of adjacent representable values lo < hi (beta's through its upper
+ * tail above 0.5, exact where float64 values crowd against 1). */
+static double cdf_mid(const void *dist_, double lo, double hi)
+{
+    const dist *d = dist_;
+    if (!strcmp(d->name, "beta") || !strcmp(d->name, "beta_marginal"))
+        return beta_cdf_mid(d->a, d->b, lo, hi);
+    return cdf(d, lo + (hi - lo) / 2);
+}
+
+/* Kolmogorov-Smirnov of the n values v (sorted here) against d rounded to dt (values that
+ * round to one float32 or float64 are one value: a dirichlet column with alpha 0.02 is 0 in
+ * float32 11% of the time, and with beta's b = 0.1 1.0 in float64 0.8% of the time), at
+ * significance 1e-6. */
 static void check_ks(const dist *d, double *v, int64_t n, loom_dtype dt, const char *label)
 {
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    double D = 0;
-    for (int64_t i = 0; i < n; i++) {
-        const double F = cdf(d, v[i]);
-        D = fmax(D, fmax(F - (double)i / n, (double)(i + 1) / n - F));
-    }
-    /* float32 values are rounded: allow the CDF's change over a float32 ulp of the data. */
-    const double crit = KS_COEFF / sqrt((double)n) + (dt == LOOM_FLOAT32 ? 2e-7 : 0);
+    const double D = ks_distance_rounded(v, n, dt == LOOM_FLOAT32, cdf_mid, d);
+    const double crit = KS_COEFF / sqrt((double)n);
     CHECK(D <= crit);
     if (D > crit)
         fprintf(stderr, "%s: Kolmogorov-Smirnov D = %.6f > %.6f\n", label, D, crit);
@@ -564,6 +493,20 @@ static void check_dirichlet(void)
     CHECK_EQ_INT(bad, 0);
     free(v);
     free(z);
+    /* The same on the stick-breaking path (every alpha below 0.1): a zero alpha in the middle
+     * (V = 0, the stick goes on whole) and at the end (the remainder before it is exactly 0,
+     * summed from the right as NumPy sums it, so V = 1; 0.01 + 0.02 + 0.04 minus the first
+     * two leaves 7e-18). */
+    enum { R = 1000 };
+    double *m = values(loom_rng_dirichlet(g, 3, (const double[]){0.05, 0, 0.08}, 1, (int64_t[]){R}, LOOM_FLOAT64), 3 * R);
+    double *e = values(loom_rng_dirichlet(g, 4, (const double[]){0.01, 0.02, 0.04, 0}, 1, (int64_t[]){R}, LOOM_FLOAT64), 4 * R);
+    bad = 0;
+    for (int i = 0; i < R; i++)
+        bad += m[3 * i + 1] != 0 || !(fabs(m[3 * i] + m[3 * i + 2] - 1) <= 1e-15) || e[4 * i + 3] != 0 ||
+               !(fabs(e[4 * i] + e[4 * i + 1] + e[4 * i + 2] - 1) <= 1e-15);
+    CHECK_EQ_INT(bad, 0);
+    free(m);
+    free(e);
     loom_scope_end();
     loom_rng_destroy(g);
 }
@@ -615,7 +558,7 @@ static void check_mvn_case(loom_rng *g, const double *cov, const char *method, l
     for (int64_t r = 0; r < ROWS; r++)
         proj[r] = w[0] * v[r * N] + w[1] * v[r * N + 1] + w[2] * v[r * N + 2];
     const dist d = {"normal", pm, sqrt(pv), 0, pm, pv};
-    check_ks(&d, proj, ROWS, dt, label);
+    check_ks(&d, proj, ROWS, LOOM_FLOAT64, label); /* sums of products: not float32 values */
     free(proj);
     free(v);
     loom_scope_end();
@@ -646,6 +589,130 @@ static void check_multivariate_normal(void)
     loom_array *bad = loom_rng_multivariate_normal(g, m, indefinite, 1, (int64_t[]){4}, "raise", 1e-8, "cholesky", LOOM_FLOAT64);
     double out[8];
     CHECK(bad && loom_get(bad, out, sizeof out) == LOOM_ERR_LINALG);
+    loom_scope_end();
+    loom_rng_destroy(g);
+}
+
+/* ---- permutation and choice ---- */
+
+static bool is_permutation(const double *v, int64_t n)
+{
+    char *seen = calloc((size_t)n + 1, 1);
+    bool ok = true;
+    for (int64_t i = 0; i < n && ok; i++) {
+        ok = v[i] >= 0 && v[i] < (double)n && v[i] == floor(v[i]) && !seen[(int64_t)v[i]];
+        if (ok)
+            seen[(int64_t)v[i]] = 1;
+    }
+    free(seen);
+    return ok;
+}
+
+/* permutation(n) holds each of 0..n-1 once; for a large n, where each position's value falls
+ * (16 x 16 cells of positions and values) is uniform by chi-square. */
+static void check_permutation(void)
+{
+    loom_rng *g = loom_random_default_rng(51);
+    const int64_t sizes[5] = {1, 2, 5, 1000, (1 << 20) + 3};
+    for (int k = 0; k < 5; k++) {
+        const int64_t n = sizes[k];
+        loom_scope_begin();
+        double *v = values(loom_rng_permutation(g, n), n);
+        CHECK(is_permutation(v, n));
+        if (n > 1000) {
+            enum { B = 16 };
+            double count[B * B] = {0}, p[B * B];
+            for (int64_t i = 0; i < n; i++)
+                count[(i * B / n) * B + (int64_t)v[i] * B / n] += 1;
+            for (int c = 0; c < B * B; c++)
+                p[c] = 1.0 / (B * B);
+            chi_square(count, p, B * B, (double)n, "permutation(2^20 + 3) positions x values");
+        }
+        free(v);
+        loom_scope_end();
+    }
+    loom_rng_destroy(g);
+}
+
+/* choice with replacement: uniform, and p (a zero probability never drawn), by chi-square over
+ * 2^22 draws; without replacement: distinct values in range, uniform over 64 bins (p NULL), and
+ * with p the ordered pairs of 20000 draws of 2 from 4 against NumPy's sequential probabilities
+ * p_i p_j / (1 - p_i); a sample of every nonzero entry is exactly those entries. */
+static void check_choice(void)
+{
+    loom_rng *g = loom_random_default_rng(61);
+    const double p[5] = {0.1, 0.2, 0, 0.3, 0.4};
+    for (int withp = 0; withp < 2; withp++) {
+        loom_scope_begin();
+        const int64_t a = withp ? 5 : 7;
+        double *v = values(loom_rng_choice(g, a, 1, (int64_t[]){N_SAMPLES}, true, withp ? p : NULL), N_SAMPLES);
+        double count[7] = {0}, q[7];
+        int outside = 0;
+        for (int64_t i = 0; i < N_SAMPLES; i++) {
+            outside += !(v[i] >= 0 && v[i] < a);
+            if (v[i] >= 0 && v[i] < a)
+                count[(int64_t)v[i]] += 1;
+        }
+        for (int i = 0; i < a; i++)
+            q[i] = withp ? p[i] : 1.0 / a;
+        CHECK_EQ_INT(outside, 0);
+        if (withp)
+            CHECK(count[2] == 0);
+        chi_square(count, q, (int)a, N_SAMPLES, withp ? "choice(5, p) with replacement" : "choice(7) with replacement");
+        free(v);
+        loom_scope_end();
+    }
+
+    loom_scope_begin();
+    const int64_t a = 1 << 20, size = 1 << 19;
+    double *v = values(loom_rng_choice(g, a, 1, &size, false, NULL), size);
+    char *seen = calloc((size_t)a, 1);
+    int bad = 0;
+    double count[64] = {0}, q[64];
+    for (int64_t i = 0; i < size; i++) {
+        const bool in = v[i] >= 0 && v[i] < a && !seen[(int64_t)v[i]];
+        bad += !in;
+        if (in) {
+            seen[(int64_t)v[i]] = 1;
+            count[(int64_t)v[i] * 64 / a] += 1;
+        }
+    }
+    for (int b = 0; b < 64; b++)
+        q[b] = 1.0 / 64;
+    CHECK_EQ_INT(bad, 0);
+    chi_square(count, q, 64, (double)size, "choice(2^20, 2^19) without replacement");
+    free(seen);
+    free(v);
+    loom_scope_end();
+
+    const double w[4] = {0.1, 0.2, 0.3, 0.4};
+    enum { DRAWS = 20000 };
+    double pairs[16] = {0}, pp[16];
+    int bad_pairs = 0;
+    for (int d = 0; d < DRAWS; d++) {
+        loom_scope_begin();
+        int64_t x[2] = {-1, -1};
+        loom_array *c = loom_rng_choice(g, 4, 1, (int64_t[]){2}, false, w);
+        const int rc = loom_get(c, x, sizeof x);
+        const bool ok = rc == LOOM_OK && x[0] >= 0 && x[0] < 4 && x[1] >= 0 && x[1] < 4 && x[0] != x[1];
+        bad_pairs += !ok;
+        if (ok)
+            pairs[x[0] * 4 + x[1]] += 1;
+        loom_scope_end();
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            pp[i * 4 + j] = i == j ? 0 : w[i] * w[j] / (1 - w[i]);
+    CHECK_EQ_INT(bad_pairs, 0);
+    chi_square(pairs, pp, 16, DRAWS, "choice(4, 2, replace=False, p) ordered pairs");
+
+    loom_scope_begin();
+    double *all = values(loom_rng_choice(g, 5, 1, (int64_t[]){4}, false, p), 4);
+    double sorted[4];
+    memcpy(sorted, all, sizeof sorted);
+    qsort(sorted, 4, sizeof *sorted, exact_dist_by_value);
+    CHECK(sorted[0] == 0 && sorted[1] == 1 && sorted[2] == 3 && sorted[3] == 4);
+    free(all);
     loom_scope_end();
     loom_rng_destroy(g);
 }
@@ -876,5 +943,7 @@ int main(void)
     check_distributions();
     check_dirichlet();
     check_multivariate_normal();
+    check_permutation();
+    check_choice();
     return check_summary("gpu_test_random");
 }
