@@ -51,5 +51,7 @@ extern const loom_lowering loom__lower_matmul;
 extern const loom_lowering loom__lower_eigh;
 extern const loom_lowering loom__lower_cholesky;
 extern const loom_lowering loom__lower_fft;
+/* Index ops: concatenation (fuser/lower_concat.c). */
+extern const loom_lowering loom__lower_concat;
 
 #endif

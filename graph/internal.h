@@ -43,7 +43,11 @@ typedef enum loom_opkind {
     LOOM_OPK_MULTI,
     /* One result of a MULTI node (param.result): its bytes inside the input's packed value,
      * with the result's own dtype and shape. Costs no step and no copy. */
-    LOOM_OPK_RESULT
+    LOOM_OPK_RESULT,
+    /* Computed by a kernel of its own from inputs of other shapes (concatenate): always
+     * materialised; it reads each input where that input's elements lie, computing elementwise
+     * producers inline at the input's own index (fuser/codegen_join.c). */
+    LOOM_OPK_INDEX
 } loom_opkind;
 
 typedef struct loom_opinfo {
@@ -121,6 +125,8 @@ typedef union loom_params {
             struct { int64_t upper, vectors; } eigh; /* UPLO 'U' (1) or 'L' (0); jobz */
         };
     } multi;
+    /* CONCAT: the joined axis, 0..ndim-1 */
+    struct { int64_t axis; } join;
     /* RESULT nodes: which result of the input, and its byte offset in the packed value */
     struct { int64_t index, byte_offset; } result;
     /* Random generators: the Philox key and the first counter block the node reserved

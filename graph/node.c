@@ -244,6 +244,9 @@ const void *loom__structural_params(const loom_array *a, size_t *len)
     case LOOM_OPK_RESULT:
         *len = sizeof a->param.result;
         return &a->param.result;
+    case LOOM_OPK_INDEX:
+        *len = sizeof a->param.join;
+        return &a->param.join;
     default:
         break;
     }

@@ -686,6 +686,42 @@ int loom_fft_plan_cache_get_size(void);
 int loom_fft_plan_cache_count(void);
 void loom_fft_plan_cache_clear(void);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Joining, splitting and array manipulation (docs/indexing.md)                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.concatenate(arrays, axis): one kernel writes the result once, computing elementwise
+ * producers of the inputs inline. axis LOOM_AXIS_NONE joins the flattened arrays. The dtype is
+ * np.result_type of the arrays. */
+loom_array *loom_concatenate(loom_array *const *arrays, int n, int axis);
+/* np.stack: arrays of one shape joined along a new axis (in [-ndim-1, ndim]). */
+loom_array *loom_stack(loom_array *const *arrays, int n, int axis);
+loom_array *loom_hstack(loom_array *const *arrays, int n);
+loom_array *loom_vstack(loom_array *const *arrays, int n);
+loom_array *loom_dstack(loom_array *const *arrays, int n);
+loom_array *loom_column_stack(loom_array *const *arrays, int n);
+/* np.block of a nrows x ncols nested list, arrays in row-major order. */
+loom_array *loom_block(loom_array *const *arrays, int nrows, int ncols);
+/* np.append(arr, values, axis); LOOM_AXIS_NONE flattens both. */
+loom_array *loom_append(loom_array *arr, loom_array *values, int axis);
+/* np.atleast_1d/2d/3d of one array (a view). */
+loom_array *loom_atleast_1d(loom_array *a);
+loom_array *loom_atleast_2d(loom_array *a);
+loom_array *loom_atleast_3d(loom_array *a);
+
+/* Splits write their parts (views) to out and return LOOM_OK, or an error code with every
+ * out[i] NULL. np.split(a, sections, axis): sections equal parts; np.array_split: the first
+ * n % sections parts one longer. */
+int loom_split(loom_array *a, int64_t sections, int axis, loom_array **out);
+int loom_array_split(loom_array *a, int64_t sections, int axis, loom_array **out);
+/* np.split(a, indices, axis): nindices + 1 parts, cut at indices (Python's slice rules). */
+int loom_split_at(loom_array *a, const int64_t *indices, int nindices, int axis,
+                  loom_array **out);
+/* np.hsplit / vsplit / dsplit with a number of equal sections. */
+int loom_hsplit(loom_array *a, int64_t sections, loom_array **out);
+int loom_vsplit(loom_array *a, int64_t sections, loom_array **out);
+int loom_dsplit(loom_array *a, int64_t sections, loom_array **out);
+
 #ifdef __cplusplus
 }
 #endif

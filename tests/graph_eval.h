@@ -1,6 +1,6 @@
 /* A slow reference evaluator of recorded graphs on the CPU, for the node kinds the matrix
- * products record (host leaves, scalars, eye, views, copies, casts, multiply, logical_and,
- * conjugate, sum, any, matmul) and the range generators, so tests can check the values a graph
+ * products and the joins record (host leaves, scalars, eye, views, copies, casts, multiply,
+ * logical_and, conjugate, sum, any, matmul, concatenate) and the range generators, so tests can check the values a graph
  * stands for without a GPU. Values are complex doubles; integer results wrap to their dtype at
  * every node, bool results are 0 or 1. Float rounding is modelled only for arange and
  * linspace (ge_range_at, each element as kernels/loom_gen.cuh computes it); elsewhere tests
@@ -140,10 +140,38 @@ static inline ge_value ge_in(const ge_value *v, const loom_array *in, int64_t i)
     return in->ndim == 0 ? v[0] : v[i];
 }
 
+/* CONCAT: each element from the input its coordinate along the axis falls in. */
+static inline ge_value *ge_concat(loom_array *n, ge_memo *m, ge_value *out)
+{
+    int ax = (int)n->param.join.axis;
+    int64_t inner = 1, begin = 0;
+    for (int d = ax + 1; d < n->ndim; d++)
+        inner *= n->shape[d];
+    for (int k = 0; k < n->ninputs; k++) {
+        const loom_array *a = n->inputs[k];
+        ge_value *v = ge_eval(n->inputs[k], m);
+        if (!v) {
+            free(out);
+            return NULL;
+        }
+        int64_t len = a->shape[ax];
+        for (int64_t i = 0; i < a->size; i++) {
+            int64_t in = i % inner, q = i / inner, o = q / len, c = q % len;
+            out[(o * n->shape[ax] + begin + c) * inner + in] = ge_convert(v[i], (loom_dtype)n->dtype);
+        }
+        begin += len;
+    }
+    return out;
+}
+
 static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
 {
     int64_t size = n->size, idx[LOOM_MAXDIMS];
     ge_value *out = calloc((size_t)(size ? size : 1), sizeof *out);
+    if (n->op == LOOM_OP_CONCAT)
+        return ge_concat(n, m, out);
+    if (n->op == LOOM_OP_EMPTY)
+        return out; /* unspecified: zeros here */
     ge_value *in[LOOM_MAX_EW_INPUTS] = {0};
     for (int k = 0; k < n->ninputs; k++)
         if (!(in[k] = ge_eval(n->inputs[k], m)))

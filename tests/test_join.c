@@ -1,0 +1,276 @@
+/* Joining and splitting without a GPU: result dtypes, shapes and values (through the CPU
+ * reference evaluator of tests/graph_eval.h) and errors of every routine against NumPy's
+ * answers (tools/gen_join_cases.py -> tests/data/join_cases.txt), and how concatenation plans:
+ * concatenate([a * 2, b + 1]) is one kernel, compiled by NVRTC. */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "graph_eval.h"
+#include "plans.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_IN 64
+#define MAX_OUT 16
+
+/* Input k as tools/gen_join_cases.py fills it: int64 values cast to the dtype. */
+static loom_array *make_input(int k, loom_dtype dt, int nd, const int64_t *shape)
+{
+    int64_t size = 1;
+    for (int d = 0; d < nd; d++)
+        size *= shape[d];
+    int64_t *v = malloc((size_t)(size ? size : 1) * sizeof *v);
+    for (int64_t i = 0; i < size; i++)
+        v[i] = dt == LOOM_BOOL ? (i + k) % 3 == 0 : (i * 7 + 3 * k) % 61;
+    loom_array *a = loom_astype(loom_asarray(v, LOOM_INT64, nd, shape), dt);
+    free(v);
+    return a;
+}
+
+static int parse_shape(const char *s, int64_t *shape)
+{
+    if (strcmp(s, "-") == 0)
+        return 0;
+    int nd = 0;
+    for (const char *p = s; *p;) {
+        char *end;
+        shape[nd++] = strtoll(p, &end, 10);
+        p = *end == 'x' ? end + 1 : end;
+    }
+    return nd;
+}
+
+typedef struct jcase {
+    char func[32];
+    int nin;
+    loom_array *in[MAX_IN];
+    int nargs;
+    int args[MAX_IN];
+} jcase;
+
+/* Runs the case's function; returns the number of results (0 on failure). */
+static int run(const jcase *c, loom_array **out)
+{
+    const char *f = c->func;
+    if (strcmp(f, "concatenate") == 0)
+        return (out[0] = loom_concatenate(c->in, c->nin, c->args[0])) != NULL;
+    if (strcmp(f, "stack") == 0)
+        return (out[0] = loom_stack(c->in, c->nin, c->args[0])) != NULL;
+    if (strcmp(f, "hstack") == 0)
+        return (out[0] = loom_hstack(c->in, c->nin)) != NULL;
+    if (strcmp(f, "vstack") == 0)
+        return (out[0] = loom_vstack(c->in, c->nin)) != NULL;
+    if (strcmp(f, "dstack") == 0)
+        return (out[0] = loom_dstack(c->in, c->nin)) != NULL;
+    if (strcmp(f, "column_stack") == 0)
+        return (out[0] = loom_column_stack(c->in, c->nin)) != NULL;
+    if (strcmp(f, "append") == 0)
+        return (out[0] = loom_append(c->in[0], c->in[1], c->args[0])) != NULL;
+    if (strcmp(f, "block") == 0)
+        return (out[0] = loom_block(c->in, c->args[0], c->args[1])) != NULL;
+    if (strcmp(f, "atleast_1d") == 0)
+        return (out[0] = loom_atleast_1d(c->in[0])) != NULL;
+    if (strcmp(f, "atleast_2d") == 0)
+        return (out[0] = loom_atleast_2d(c->in[0])) != NULL;
+    if (strcmp(f, "atleast_3d") == 0)
+        return (out[0] = loom_atleast_3d(c->in[0])) != NULL;
+    int rc = LOOM_ERR_INVALID, n = 0;
+    if (strcmp(f, "split") == 0 || strcmp(f, "array_split") == 0) {
+        n = c->args[0] > 0 ? c->args[0] : 1;
+        rc = f[0] == 's' ? loom_split(c->in[0], c->args[0], c->args[1], out)
+                         : loom_array_split(c->in[0], c->args[0], c->args[1], out);
+    } else if (strcmp(f, "split_at") == 0) {
+        int64_t idx[MAX_IN];
+        for (int i = 1; i < c->nargs; i++)
+            idx[i - 1] = c->args[i];
+        n = c->nargs;
+        rc = loom_split_at(c->in[0], idx, c->nargs - 1, c->args[0], out);
+    } else if (strcmp(f, "hsplit") == 0 || strcmp(f, "vsplit") == 0 || strcmp(f, "dsplit") == 0) {
+        n = c->args[0];
+        rc = f[0] == 'h'   ? loom_hsplit(c->in[0], c->args[0], out)
+             : f[0] == 'v' ? loom_vsplit(c->in[0], c->args[0], out)
+                           : loom_dsplit(c->in[0], c->args[0], out);
+    }
+    return rc == LOOM_OK ? n : 0;
+}
+
+/* Checks one result against "dtype shape v0 v1 ..." at *p; advances *p past it. */
+static void check_result(const char *where, loom_array *r, char **p)
+{
+    char *dt = strtok_r(NULL, " ", p), *shape_s = strtok_r(NULL, " ", p);
+    int64_t shape[LOOM_MAXDIMS];
+    int nd = parse_shape(shape_s, shape);
+    bool ok = strcmp(loom_dtype_name(loom_dtype_of(r)), dt) == 0 && loom_ndim(r) == nd;
+    for (int d = 0; ok && d < nd; d++)
+        ok = loom_shape(r)[d] == shape[d];
+    CHECK(ok);
+    if (!ok) {
+        fprintf(stderr, "%s: got %s ndim %d, NumPy %s %s\n", where,
+                loom_dtype_name(loom_dtype_of(r)), loom_ndim(r), dt, shape_s);
+        for (int64_t i = 0; i < loom_size(r) || i < 1; i++)
+            strtok_r(NULL, " ", p);
+        return;
+    }
+    ge_memo m = {0};
+    ge_value *v = ge_eval(r, &m);
+    CHECK(v != NULL);
+    int bad = 0;
+    for (int64_t i = 0; i < loom_size(r); i++) {
+        double want = strtod(strtok_r(NULL, " ", p), NULL);
+        if (v && v[i].re != want && bad++ < 3)
+            fprintf(stderr, "%s: element %lld is %g, NumPy %g\n", where, (long long)i, v[i].re,
+                    want);
+    }
+    CHECK_EQ_INT(bad, 0);
+    ge_free(&m);
+}
+
+static void table_cases(void)
+{
+    FILE *f = fopen(LOOM_TEST_DATA "/join_cases.txt", "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char *line = NULL;
+    size_t cap = 0;
+    int ncases = 0;
+    while (getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\n")] = 0;
+        char where[96];
+        snprintf(where, sizeof where, "join_cases.txt:%d", ++ncases);
+        char *fields[4], *save;
+        fields[0] = strtok_r(line, "|", &save);
+        for (int i = 1; i < 4; i++)
+            fields[i] = strtok_r(NULL, "|", &save);
+        jcase c = {0};
+        loom_scope_begin();
+        sscanf(fields[0], "%31s", c.func);
+        char *p, *tok;
+        for (tok = strtok_r(fields[1], " ", &p); tok; tok = strtok_r(NULL, " ", &p)) {
+            char *colon = strchr(tok, ':');
+            *colon = 0;
+            int64_t shape[LOOM_MAXDIMS];
+            int nd = parse_shape(colon + 1, shape);
+            c.in[c.nin] = make_input(c.nin, loom_dtype_from_name(tok), nd, shape);
+            c.nin++;
+        }
+        for (tok = strtok_r(fields[2], " ", &p); tok; tok = strtok_r(NULL, " ", &p))
+            c.args[c.nargs++] = strcmp(tok, "N") == 0 ? LOOM_AXIS_NONE : atoi(tok);
+        loom_array *out[MAX_OUT] = {0};
+        loom_clear_error();
+        int nout = run(&c, out);
+        char *result = fields[3] + 1;
+        if (strncmp(result, "err ", 4) == 0) {
+            char want[512];
+            snprintf(want, sizeof want, "loom_%s: %s", c.func, result + 4);
+            CHECK(nout == 0);
+            CHECK_STR(loom_last_error(), want);
+            if (nout || !loom_last_error() || strcmp(loom_last_error(), want))
+                fprintf(stderr, "%s\n", where);
+        } else {
+            char *q;
+            strtok_r(result, " ", &q); /* "ok" */
+            int want = atoi(strtok_r(NULL, " ", &q));
+            CHECK_EQ_INT(nout, want);
+            if (nout != want)
+                fprintf(stderr, "%s: %s\n", where, loom_last_error());
+            for (int i = 0; i < nout && nout == want; i++)
+                check_result(where, out[i], &q);
+        }
+        loom_scope_end();
+    }
+    free(line);
+    fclose(f);
+    CHECK(ncases > 400);
+}
+
+static int kernels(const loom_plan *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->nsteps; i++)
+        n += p->steps[i].kind == LOOM_STEP_KERNEL;
+    return n;
+}
+
+/* concatenate([a * 2, b + 1]) writes its result once: one kernel reading a and b. */
+static void concat_plans(void)
+{
+    loom_scope_begin();
+    int64_t n = 1000;
+    loom_array *a = make_input(0, LOOM_FLOAT32, 1, &n);
+    loom_array *b = make_input(1, LOOM_FLOAT32, 1, &n);
+    loom_array *parts[] = {loom_mul_scalar(a, 2.0), loom_add_scalar(b, 1.0)};
+    loom_array *c = loom_concatenate(parts, 2, 0);
+    CHECK_EQ_INT(loom_shape(c)[0], 2000);
+    loom_plan *p = test_plan(&c, 1, true);
+    CHECK(p != NULL);
+    if (p) {
+        /* the casts of the int64 inputs, multiply, add and the join: one kernel */
+        CHECK_EQ_INT(kernels(p), 1);
+        CHECK_EQ_INT(p->nsteps, 1);
+        loom__plan_free(p);
+    }
+    p = test_plan(&c, 1, false);
+    CHECK(p != NULL);
+    if (p) {
+        CHECK_EQ_INT(kernels(p), 5); /* two casts, multiply, add, the join */
+        loom__plan_free(p);
+    }
+    CHECK_EQ_INT(test_compile_plan(&c, 1, true, false), 1);
+    CHECK_EQ_INT(test_compile_plan(&c, 1, false, false), 5);
+
+    /* along a middle axis, with a transposed input, a generator and a scalar-broadcast input */
+    int64_t s1[] = {3, 2, 4}, s2[] = {4, 3, 3};
+    double data[36];
+    for (int i = 0; i < 36; i++)
+        data[i] = i;
+    loom_array *x = loom_asarray(data, LOOM_FLOAT64, 3, s1);
+    loom_array *y = loom_transpose(loom_asarray(data, LOOM_FLOAT64, 3, s2), (int[]){1, 2, 0});
+    loom_array *z = loom_arange(0, 3 * 1 * 4, 1, LOOM_FLOAT64);
+    z = loom_reshape(z, 3, (int64_t[]){3, 1, 4});
+    loom_array *w = loom_broadcast_to(loom_scalar(5.0), 3, (int64_t[]){3, 2, 4});
+    loom_array *xs[] = {x, y, z, loom_sin(w)};
+    loom_array *j = loom_concatenate(xs, 4, 1);
+    CHECK_EQ_INT(loom_shape(j)[1], 8);
+    CHECK_EQ_INT(test_compile_plan(&j, 1, true, false), 1);
+    CHECK_EQ_INT(test_compile_plan(&j, 1, false, false), 2); /* sin, the join */
+
+    /* a reduction of a join reads the join from memory: two kernels */
+    loom_array *s = loom_sum(j, NULL, 0, false);
+    CHECK_EQ_INT(test_compile_plan(&s, 1, true, false), 2);
+    /* the join of joins along one axis is one node */
+    loom_array *ab[] = {a, b}, *abab[2];
+    abab[0] = loom_concatenate(ab, 2, 0);
+    abab[1] = loom_concatenate(ab, 2, 0);
+    loom_array *big = loom_concatenate(abab, 2, 0);
+    p = test_plan(&big, 1, true);
+    if (p) {
+        CHECK_EQ_INT(kernels(p), 1);
+        loom__plan_free(p);
+    }
+    loom_scope_end();
+}
+
+/* NULL inputs pass through; bad lists are reported. */
+static void null_inputs(void)
+{
+    loom_scope_begin();
+    loom_clear_error();
+    loom_array *in[] = {NULL, NULL};
+    CHECK(loom_concatenate(in, 2, 0) == NULL);
+    CHECK(loom_last_error() == NULL || strstr(loom_last_error(), "is NULL") != NULL);
+    CHECK(loom_concatenate(NULL, -1, 0) == NULL);
+    CHECK_STR(loom_last_error(), "loom_concatenate: invalid array list (-1 arrays)");
+    loom_array *out[2] = {0};
+    CHECK(loom_split(NULL, 2, 0, out) != LOOM_OK);
+    CHECK(loom_atleast_2d(NULL) == NULL);
+    loom_scope_end();
+}
+
+int main(void)
+{
+    table_cases();
+    concat_plans();
+    null_inputs();
+    return check_summary("test_join");
+}
