@@ -79,7 +79,7 @@ static const loom_lowering *const by_kind[] = {
     [LOOM_OPK_REDUCE] = &reduction,
     [LOOM_OPK_SCAN] = &scan,
     [LOOM_OPK_RESULT] = &result,
-    [LOOM_OPK_INDEX] = &loom__lower_concat,
+    [LOOM_OPK_INDEX] = &loom__lower_index,
 };
 
 static const loom_lowering *const library_ops[LOOM_OP_COUNT] = {

@@ -51,7 +51,7 @@ extern const loom_lowering loom__lower_matmul;
 extern const loom_lowering loom__lower_eigh;
 extern const loom_lowering loom__lower_cholesky;
 extern const loom_lowering loom__lower_fft;
-/* Index ops: concatenation (fuser/lower_concat.c). */
-extern const loom_lowering loom__lower_concat;
+/* Index ops: concatenation and gathers (fuser/lower_index.c). */
+extern const loom_lowering loom__lower_index;
 
 #endif

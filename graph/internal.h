@@ -127,6 +127,9 @@ typedef union loom_params {
     } multi;
     /* CONCAT: the joined axis, 0..ndim-1 */
     struct { int64_t axis; } join;
+    /* TAKE: the gathered axis of inputs[0] (0..ndim-1), what an index out of bounds does
+     * (loom_index_mode), and the axis and extent its error names (the caller's view) */
+    struct { int64_t axis, mode, report_axis, report_size; } take;
     /* RESULT nodes: which result of the input, and its byte offset in the packed value */
     struct { int64_t index, byte_offset; } result;
     /* Random generators: the Philox key and the first counter block the node reserved

@@ -709,6 +709,21 @@ loom_array *loom_atleast_1d(loom_array *a);
 loom_array *loom_atleast_2d(loom_array *a);
 loom_array *loom_atleast_3d(loom_array *a);
 
+/* ---- gathers ---- */
+
+/* What an index out of bounds does (NumPy's mode= / clipmode). raise: the evaluation finds it
+ * on the device, and reading the result (or anything computed from it) fails with
+ * LOOM_ERR_INVALID, "loom_take: index out of bounds for axis 0 with size 5"; wrap: modulo the
+ * extent; clip: to the nearest end. */
+typedef enum loom_index_mode { LOOM_MODE_RAISE = 0, LOOM_MODE_WRAP, LOOM_MODE_CLIP } loom_index_mode;
+/* np.take(a, indices, axis) with mode 'raise' (LOOM_AXIS_NONE: a flattened). Indices of any
+ * integer or bool dtype; negative ones count from the end. x[idx] * 2 is one kernel. */
+loom_array *loom_take(loom_array *a, loom_array *indices, int axis);
+loom_array *loom_take_mode(loom_array *a, loom_array *indices, int axis, loom_index_mode mode);
+/* np.take_along_axis(a, indices, axis): indices of a's ndim, broadcast against a off axis
+ * (LOOM_AXIS_NONE: 1-D indices into a flattened). Out-of-bounds indices raise as above. */
+loom_array *loom_take_along_axis(loom_array *a, loom_array *indices, int axis);
+
 /* Splits write their parts (views) to out and return LOOM_OK, or an error code with every
  * out[i] NULL. np.split(a, sections, axis): sections equal parts; np.array_split: the first
  * n % sections parts one longer. */

@@ -1,6 +1,7 @@
 /* A slow reference evaluator of recorded graphs on the CPU, for the node kinds the matrix
  * products and the joins record (host leaves, scalars, eye, views, copies, casts, multiply,
- * logical_and, conjugate, sum, any, matmul, concatenate) and the range generators, so tests can check the values a graph
+ * logical_and, conjugate, sum, any, matmul, concatenate, take, add, less, greater_equal,
+ * where, full) and the range generators, so tests can check the values a graph
  * stands for without a GPU. Values are complex doubles; integer results wrap to their dtype at
  * every node, bool results are 0 or 1. Float rounding is modelled only for arange and
  * linspace (ge_range_at, each element as kernels/loom_gen.cuh computes it); elsewhere tests
@@ -22,6 +23,7 @@ typedef struct ge_memo {
     const loom_array *node[1024];
     ge_value *val[1024];
     int n;
+    int oob; /* a TAKE in mode raise met an index out of bounds */
 } ge_memo;
 
 static inline ge_value ge_convert(ge_value v, loom_dtype dt)
@@ -164,6 +166,33 @@ static inline ge_value *ge_concat(loom_array *n, ge_memo *m, ge_value *out)
     return out;
 }
 
+/* TAKE: the source at (before, index, after), the index wrapped, clipped or checked. */
+static inline ge_value *ge_take(loom_array *n, ge_memo *m, ge_value *out)
+{
+    const loom_array *a = n->inputs[0], *ix = n->inputs[1];
+    ge_value *v = ge_eval(n->inputs[0], m), *iv = ge_eval(n->inputs[1], m);
+    if (!v || !iv) {
+        free(out);
+        return NULL;
+    }
+    int ax = (int)n->param.take.axis;
+    int64_t after = 1, len = a->shape[ax];
+    for (int d = ax + 1; d < a->ndim; d++)
+        after *= a->shape[d];
+    for (int64_t i = 0; i < n->size; i++) {
+        int64_t post = i % after, q = i / after, j = q % ix->size, pre = q / ix->size;
+        int64_t k = (int64_t)iv[ix->ndim ? j : 0].re;
+        if (n->param.take.mode == LOOM_MODE_WRAP)
+            k = (k % len + len) % len;
+        else if (n->param.take.mode == LOOM_MODE_CLIP)
+            k = k < 0 ? 0 : k >= len ? len - 1 : k;
+        else if ((k = k < 0 ? k + len : k) < 0 || k >= len)
+            m->oob = 1, k = 0;
+        out[i] = v[(pre * len + k) * after + post];
+    }
+    return out;
+}
+
 static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
 {
     int64_t size = n->size, idx[LOOM_MAXDIMS];
@@ -172,6 +201,8 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
         return ge_concat(n, m, out);
     if (n->op == LOOM_OP_EMPTY)
         return out; /* unspecified: zeros here */
+    if (n->op == LOOM_OP_TAKE)
+        return ge_take(n, m, out);
     ge_value *in[LOOM_MAX_EW_INPUTS] = {0};
     for (int k = 0; k < n->ninputs; k++)
         if (!(in[k] = ge_eval(n->inputs[k], m)))
@@ -217,6 +248,28 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
     case LOOM_OP_CONJ:
         for (int64_t i = 0; i < size; i++)
             out[i] = ge_convert((ge_value){in[0][i].re, -in[0][i].im}, dt);
+        break;
+    case LOOM_OP_FULL:
+        for (int64_t i = 0; i < size; i++)
+            out[i] = ge_convert((ge_value){n->param.value.re, 0}, dt);
+        break;
+    case LOOM_OP_ADD:
+    case LOOM_OP_LESS:
+    case LOOM_OP_GREATER_EQUAL:
+        for (int64_t i = 0; i < size; i++) {
+            ge_value a = ge_convert(ge_in(in[0], n->inputs[0], i), (loom_dtype)n->cdtype);
+            ge_value b = ge_convert(ge_in(in[1], n->inputs[1], i), (loom_dtype)n->cdtype);
+            ge_value r = n->op == LOOM_OP_ADD    ? (ge_value){a.re + b.re, a.im + b.im}
+                         : n->op == LOOM_OP_LESS ? (ge_value){a.re < b.re, 0}
+                                                 : (ge_value){a.re >= b.re, 0};
+            out[i] = ge_convert(r, dt);
+        }
+        break;
+    case LOOM_OP_WHERE:
+        for (int64_t i = 0; i < size; i++) {
+            ge_value c = ge_in(in[0], n->inputs[0], i);
+            out[i] = ge_convert(c.re || c.im ? ge_in(in[1], n->inputs[1], i) : ge_in(in[2], n->inputs[2], i), dt);
+        }
         break;
     case LOOM_OP_MULTIPLY:
     case LOOM_OP_LOGICAL_AND:

@@ -1,0 +1,231 @@
+/* Gathers without a GPU: take (raise, wrap, clip) and take_along_axis against NumPy's answers
+ * (tools/gen_take_cases.py -> tests/data/take_cases.txt): dtypes, shapes, values through the
+ * CPU reference evaluator (tests/graph_eval.h), errors at record time, and indices out of
+ * bounds, which Loom records and reports on the device naming NumPy's axis and size. Plans:
+ * x[idx] * 2 with a computed idx is one kernel; NVRTC compiles every mode. */
+#define _POSIX_C_SOURCE 200809L
+#include "check.h"
+#include "graph_eval.h"
+#include "plans.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_shape(const char *s, int64_t *shape)
+{
+    if (strcmp(s, "-") == 0)
+        return 0;
+    int nd = 0;
+    for (const char *p = s; *p;) {
+        char *end;
+        shape[nd++] = strtoll(p, &end, 10);
+        p = *end == 'x' ? end + 1 : end;
+    }
+    return nd;
+}
+
+static int64_t count(int nd, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int d = 0; d < nd; d++)
+        n *= shape[d];
+    return n;
+}
+
+/* "dtype:shape" filled as tools/gen_take_cases.py fills the source. */
+static loom_array *make_source(char *spec)
+{
+    char *colon = strchr(spec, ':');
+    *colon = 0;
+    int64_t shape[LOOM_MAXDIMS];
+    int nd = parse_shape(colon + 1, shape);
+    int64_t n = count(nd, shape);
+    loom_dtype dt = loom_dtype_from_name(spec);
+    int64_t *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+    for (int64_t i = 0; i < n; i++)
+        v[i] = dt == LOOM_BOOL ? i % 3 == 0 : (i * 7 + 3) % 61;
+    loom_array *a = loom_astype(loom_asarray(v, LOOM_INT64, nd, shape), dt);
+    free(v);
+    return a;
+}
+
+/* "dtype:shape:v0,v1,..." as a host array of that dtype (values through int64). */
+static loom_array *make_indices(char *spec)
+{
+    char *c1 = strchr(spec, ':');
+    *c1 = 0;
+    char *c2 = strchr(c1 + 1, ':');
+    *c2 = 0;
+    int64_t shape[LOOM_MAXDIMS];
+    int nd = parse_shape(c1 + 1, shape);
+    int64_t n = count(nd, shape);
+    int64_t *v = malloc((size_t)(n ? n : 1) * sizeof *v);
+    char *p = c2 + 1;
+    for (int64_t i = 0; i < n; i++) {
+        v[i] = strtoll(p, &p, 10);
+        p += *p == ',';
+    }
+    loom_array *a = loom_astype(loom_asarray(v, LOOM_INT64, nd, shape), loom_dtype_from_name(spec));
+    free(v);
+    return a;
+}
+
+static void table_cases(void)
+{
+    FILE *f = fopen(LOOM_TEST_DATA "/take_cases.txt", "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char *line = NULL;
+    size_t cap = 0;
+    int ncases = 0, noob = 0;
+    while (getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\n")] = 0;
+        ncases++;
+        char *field[5], *save, *p;
+        field[0] = strtok_r(line, "|", &save);
+        for (int i = 1; i < 5; i++)
+            field[i] = strtok_r(NULL, "|", &save);
+        char func[32], mode[16], axis_s[16];
+        sscanf(field[0], "%31s", func);
+        sscanf(field[3], "%15s %15s", axis_s, mode);
+        int axis = strcmp(axis_s, "N") == 0 ? LOOM_AXIS_NONE : atoi(axis_s);
+        loom_index_mode m = mode[0] == 'w' ? LOOM_MODE_WRAP : mode[0] == 'c' ? LOOM_MODE_CLIP
+                                                                           : LOOM_MODE_RAISE;
+        loom_scope_begin();
+        loom_array *a = make_source(strtok_r(field[1], " ", &p));
+        loom_array *idx = make_indices(strtok_r(field[2], " ", &p));
+        loom_clear_error();
+        loom_array *r = strcmp(func, "take") == 0 ? loom_take_mode(a, idx, axis, m)
+                                                  : loom_take_along_axis(a, idx, axis);
+        char *result = field[4] + 1, *q;
+        char *kind = strtok_r(result, " ", &q);
+        if (strcmp(kind, "err") == 0) {
+            char want[512];
+            snprintf(want, sizeof want, "loom_%s: %s", func, q);
+            CHECK(r == NULL);
+            CHECK_STR(loom_last_error(), want);
+            if (r || !loom_last_error() || strcmp(loom_last_error(), want))
+                fprintf(stderr, "take_cases.txt:%d\n", ncases);
+        } else if (strcmp(kind, "oob") == 0) {
+            /* recorded; the device reports it naming NumPy's axis and size */
+            noob++;
+            CHECK(r != NULL && (r->op == LOOM_OP_TAKE));
+            int64_t ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
+            int64_t size = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
+            if (r && (r->op == LOOM_OP_TAKE)) {
+                CHECK_EQ_INT(r->param.take.report_axis, ax);
+                CHECK_EQ_INT(r->param.take.report_size, size);
+                ge_memo mm = {0};
+                CHECK(ge_eval(r, &mm) != NULL);
+                CHECK_EQ_INT(mm.oob, 1);
+                ge_free(&mm);
+            }
+        } else {
+            char *dt = strtok_r(NULL, " ", &q), *shape_s = strtok_r(NULL, " ", &q);
+            int64_t shape[LOOM_MAXDIMS];
+            int nd = parse_shape(shape_s, shape);
+            bool ok = r && strcmp(loom_dtype_name(loom_dtype_of(r)), dt) == 0 && loom_ndim(r) == nd;
+            for (int d = 0; ok && d < nd; d++)
+                ok = loom_shape(r)[d] == shape[d];
+            CHECK(ok);
+            if (!ok) {
+                fprintf(stderr, "take_cases.txt:%d: %s\n", ncases, r ? "shape or dtype" : loom_last_error());
+            } else {
+                ge_memo mm = {0};
+                ge_value *v = ge_eval(r, &mm);
+                CHECK(v != NULL);
+                CHECK_EQ_INT(mm.oob, 0);
+                int bad = 0;
+                for (int64_t i = 0; v && i < loom_size(r); i++) {
+                    double want = strtod(strtok_r(NULL, " ", &q), NULL);
+                    if (v[i].re != want && bad++ < 3)
+                        fprintf(stderr, "take_cases.txt:%d: element %lld is %g, NumPy %g\n", ncases,
+                                (long long)i, v[i].re, want);
+                }
+                CHECK_EQ_INT(bad, 0);
+                ge_free(&mm);
+            }
+        }
+        loom_scope_end();
+    }
+    free(line);
+    fclose(f);
+    CHECK_EQ_INT(ncases, 300);
+    CHECK(noob > 10);
+}
+
+static int kernels(const loom_plan *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->nsteps; i++)
+        n += p->steps[i].kind == LOOM_STEP_KERNEL;
+    return n;
+}
+
+static void take_plans(void)
+{
+    loom_scope_begin();
+    int64_t n = 4096;
+    float xs[4096];
+    for (int i = 0; i < 4096; i++)
+        xs[i] = (float)i;
+    loom_array *x = loom_asarray(xs, LOOM_FLOAT32, 1, &n);
+    /* idx = (arange(n) * 7) % n, computed inline; x[idx] * 2 + 1 is one kernel */
+    loom_array *idx = loom_remainder(loom_multiply(loom_arange(0, 4096, 1, LOOM_INT64),
+                                                   loom_scalar_int(7)),
+                                     loom_scalar_int(4096));
+    CHECK(idx != NULL);
+    loom_array *y = loom_add_scalar(loom_mul_scalar(loom_take(x, idx, 0), 2.0), 1.0);
+    loom_plan *p = test_plan(&y, 1, true);
+    CHECK(p != NULL);
+    if (p) {
+        CHECK_EQ_INT(kernels(p), 1);
+        CHECK_EQ_INT(p->nchecks, 1); /* mode raise: one status word */
+        loom__plan_free(p);
+    }
+    CHECK_EQ_INT(test_compile_plan(&y, 1, true, false), 1);
+    /* LOOM_FUSE=0: idx's multiply and remainder, the take, multiply, add */
+    CHECK_EQ_INT(test_compile_plan(&y, 1, false, false), 5);
+
+    /* every mode along a middle axis of a transposed source, and a gather of a computed
+     * source: each one kernel */
+    int64_t s3[] = {3, 4, 5};
+    loom_array *src = loom_transpose(loom_reshape(loom_arange(0, 60, 1, LOOM_FLOAT64), 3, s3), NULL);
+    int64_t two[] = {2, 2};
+    int64_t iv[] = {0, -1, 7, 2};
+    loom_array *ix = loom_asarray(iv, LOOM_INT64, 2, two);
+    for (int m = LOOM_MODE_RAISE; m <= LOOM_MODE_CLIP; m++) {
+        loom_array *g = loom_take_mode(loom_sin(src), ix, 1, (loom_index_mode)m);
+        CHECK_EQ_INT(loom_ndim(g), 4);
+        CHECK_EQ_INT(test_compile_plan(&g, 1, true, false), 1);
+        p = test_plan(&g, 1, true);
+        if (p) {
+            CHECK_EQ_INT(p->nchecks, m == LOOM_MODE_RAISE);
+            loom__plan_free(p);
+        }
+    }
+    /* a gather read by two consumers is written once, then read by both */
+    loom_array *t = loom_take(x, idx, 0);
+    loom_array *both[] = {loom_sin(t), loom_cos(t)};
+    p = test_plan(both, 2, true);
+    if (p) {
+        CHECK_EQ_INT(kernels(p), 2);
+        loom__plan_free(p);
+    }
+    /* take_along_axis: the flat indices are computed inside the gather's kernel */
+    int64_t s2[] = {4, 5};
+    loom_array *arr = loom_reshape(loom_arange(0, 20, 1, LOOM_FLOAT32), 2, s2);
+    int64_t i2[] = {1, 5};
+    int64_t ivals[] = {0, 3, -1, 2, 1};
+    loom_array *along = loom_take_along_axis(arr, loom_asarray(ivals, LOOM_INT64, 2, i2), 0);
+    CHECK_EQ_INT(test_compile_plan(&along, 1, true, false), 1);
+    loom_scope_end();
+}
+
+int main(void)
+{
+    table_cases();
+    take_plans();
+    return check_summary("test_take");
+}
