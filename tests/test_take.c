@@ -6,69 +6,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "graph_eval.h"
+#include "index_cases.h"
 #include "plans.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int parse_shape(const char *s, int64_t *shape)
-{
-    if (strcmp(s, "-") == 0)
-        return 0;
-    int nd = 0;
-    for (const char *p = s; *p;) {
-        char *end;
-        shape[nd++] = strtoll(p, &end, 10);
-        p = *end == 'x' ? end + 1 : end;
-    }
-    return nd;
-}
-
-static int64_t count(int nd, const int64_t *shape)
-{
-    int64_t n = 1;
-    for (int d = 0; d < nd; d++)
-        n *= shape[d];
-    return n;
-}
-
-/* "dtype:shape" filled as tools/gen_take_cases.py fills the source. */
-static loom_array *make_source(char *spec)
-{
-    char *colon = strchr(spec, ':');
-    *colon = 0;
-    int64_t shape[LOOM_MAXDIMS];
-    int nd = parse_shape(colon + 1, shape);
-    int64_t n = count(nd, shape);
-    loom_dtype dt = loom_dtype_from_name(spec);
-    int64_t *v = malloc((size_t)(n ? n : 1) * sizeof *v);
-    for (int64_t i = 0; i < n; i++)
-        v[i] = dt == LOOM_BOOL ? i % 3 == 0 : (i * 7 + 3) % 61;
-    loom_array *a = loom_astype(loom_asarray(v, LOOM_INT64, nd, shape), dt);
-    free(v);
-    return a;
-}
-
-/* "dtype:shape:v0,v1,..." as a host array of that dtype (values through int64). */
-static loom_array *make_indices(char *spec)
-{
-    char *c1 = strchr(spec, ':');
-    *c1 = 0;
-    char *c2 = strchr(c1 + 1, ':');
-    *c2 = 0;
-    int64_t shape[LOOM_MAXDIMS];
-    int nd = parse_shape(c1 + 1, shape);
-    int64_t n = count(nd, shape);
-    int64_t *v = malloc((size_t)(n ? n : 1) * sizeof *v);
-    char *p = c2 + 1;
-    for (int64_t i = 0; i < n; i++) {
-        v[i] = strtoll(p, &p, 10);
-        p += *p == ',';
-    }
-    loom_array *a = loom_astype(loom_asarray(v, LOOM_INT64, nd, shape), loom_dtype_from_name(spec));
-    free(v);
-    return a;
-}
 
 static void table_cases(void)
 {
