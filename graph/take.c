@@ -2,6 +2,7 @@
  * the positions its indices name; the fuser computes the indices inline and fuses the gather
  * into its elementwise consumers (fuser/lower_index.c). Out-of-bounds indices in mode raise
  * are found on the device and reported when the result is read (docs/indexing.md). */
+#include "index.h"
 #include "reduce.h"
 #include "ufunc.h"
 #include "views.h"
@@ -19,9 +20,7 @@ static int check_index_dtype(const char *fn, const loom_array *idx)
     return -1;
 }
 
-/* The TAKE node of a along axis ax (normalised; a has ndim >= 1) at idx; an index out of
- * bounds is reported as one for report_axis of extent report_size. */
-static loom_array *take_node(const char *fn, loom_array *a, loom_array *idx, int ax,
+loom_array *loom__take(const char *fn, loom_array *a, loom_array *idx, int ax,
                              loom_index_mode mode, int report_axis, int64_t report_size)
 {
     int64_t shape[LOOM_MAXDIMS];
@@ -84,7 +83,7 @@ loom_array *loom_take_mode(loom_array *a, loom_array *indices, int axis, loom_in
         src = loom__reshape(fn, "ravel", a, 1, (int64_t[]){-1});
     if (src && axis != LOOM_AXIS_NONE && loom__normalize_axis(fn, NULL, axis, src->ndim, &ax))
         src = NULL;
-    return loom__scope_return(src ? take_node(fn, src, indices, ax, mode, ax, src->shape[ax]) : NULL);
+    return loom__scope_return(src ? loom__take(fn, src, indices, ax, mode, ax, src->shape[ax]) : NULL);
 }
 
 loom_array *loom_take(loom_array *a, loom_array *indices, int axis)
@@ -106,6 +105,7 @@ static loom_array *flat_base(const char *fn, const loom_array *a, int ax, int nd
             for (int k = 0; k < nd; k++)
                 view[k] = k == d ? a->shape[d] : 1;
             loom_array *r = loom__reshape(fn, "indices", loom_arange(0, (double)a->shape[d], 1, LOOM_INT64), nd, view);
+            r = r ? loom__broadcast_to(fn, r, nd, shape) : NULL; /* still a generator */
             loom_array *s = loom__ew(fn, LOOM_OP_MULTIPLY, 2,
                                      (loom_array *[]){r, loom_scalar_int(stride)}, NULL);
             base = loom__ew(fn, LOOM_OP_ADD, 2, (loom_array *[]){base, s}, NULL);
@@ -174,6 +174,6 @@ loom_array *loom_take_along_axis(loom_array *a, loom_array *indices, int axis)
     flat = loom__ew(fn, LOOM_OP_WHERE, 3,
                     (loom_array *[]){inside, flat, loom_scalar_int(-1 - src->size)}, NULL);
     loom_array *all = flat ? loom__reshape(fn, "ravel", src, 1, (int64_t[]){-1}) : NULL;
-    r = all ? take_node(fn, all, flat, 0, LOOM_MODE_RAISE, ax, len) : NULL;
+    r = all ? loom__take(fn, all, flat, 0, LOOM_MODE_RAISE, ax, len) : NULL;
     return loom__scope_return(r);
 }

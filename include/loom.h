@@ -724,6 +724,63 @@ loom_array *loom_take_mode(loom_array *a, loom_array *indices, int axis, loom_in
  * (LOOM_AXIS_NONE: 1-D indices into a flattened). Out-of-bounds indices raise as above. */
 loom_array *loom_take_along_axis(loom_array *a, loom_array *indices, int axis);
 
+/* ---- shape routines (index maps and generators, fused into their consumers) ---- */
+
+/* np.tile(a, reps); negative reps fail. A lazy copy of a broadcast view. */
+loom_array *loom_tile(loom_array *a, const int64_t *reps, int nreps);
+/* np.repeat(a, repeats, axis) with one count (LOOM_AXIS_NONE: a flattened). */
+loom_array *loom_repeat(loom_array *a, int64_t repeats, int axis);
+/* np.repeat with a count per element along axis (ncounts == the axis' extent, or 1). The
+ * counts are host values, so the result's shape is known at the call; a gather. */
+loom_array *loom_repeat_counts(loom_array *a, const int64_t *counts, int ncounts, int axis);
+/* np.resize(a, shape): a's elements in C order, repeated to fill the shape (a gather). */
+loom_array *loom_resize(loom_array *a, int ndim, const int64_t *shape);
+/* np.pad(a, pad_width, mode, constant_values): pad_width has 2 * ndim entries (before and
+ * after each axis), or 2 (every axis), or 1 (every side). mode: "constant" (NULL), "edge",
+ * "wrap", "reflect", "symmetric", "empty" (filled like constant); "linear_ramp", "maximum",
+ * "minimum", "mean" and "median" are LOOM_ERR_UNSUPPORTED. One kernel per padded axis. */
+loom_array *loom_pad(loom_array *a, const int64_t *pad_width, int npad, const char *mode,
+                     double constant_value);
+/* np.pad(a, before_after, constant_values=value) with 2 * ndim widths. */
+loom_array *loom_pad_constant(loom_array *a, const int64_t *before_after, double value);
+/* np.flipud, np.fliplr, np.rot90(a, k, axes=(axis0, axis1)): views. */
+loom_array *loom_flipud(loom_array *a);
+loom_array *loom_fliplr(loom_array *a);
+loom_array *loom_rot90(loom_array *a, int k, int axis0, int axis1);
+/* np.copy (loom_copy names a type inside Loom) and np.ascontiguousarray: a itself when it has a layout of its own (values never
+ * change, so a copy is never needed for safety), else a lazy contiguous copy. */
+loom_array *loom_array_copy(loom_array *a);
+loom_array *loom_ascontiguousarray(loom_array *a);
+/* np.meshgrid(*arrays, indexing="xy" (NULL) or "ij", sparse): n views written to out. */
+int loom_meshgrid(loom_array *const *arrays, int n, const char *indexing, bool sparse,
+                  loom_array **out);
+/* np.indices(dims, dtype): shape (ndim, *dims), made of generators. */
+loom_array *loom_indices(int ndim, const int64_t *dims, loom_dtype dtype);
+/* np.ix_ of 1-D integer arrays: n views written to out (boolean arrays: unsupported yet). */
+int loom_ix(loom_array *const *arrays, int n, loom_array **out);
+/* np.tri(n, m, k, dtype) (m < 0: m = n), a generator expression. */
+loom_array *loom_tri(int64_t n, int64_t m, int64_t k, loom_dtype dtype);
+/* np.diag(v, k): the k-th diagonal of a 2-D v (a view), or a 2-D array with 1-D v on it. */
+loom_array *loom_diag(loom_array *v, int64_t k);
+loom_array *loom_diagflat(loom_array *v, int64_t k);
+/* np.fill_diagonal(a, value, wrap) as a new array (a is unchanged). */
+loom_array *loom_fill_diagonal(loom_array *a, double value, bool wrap);
+
+/* ---- comparisons of whole arrays ---- */
+
+/* np.isclose: |a - b| <= atol + rtol |b| (b finite) or a == b; equal_nan: NaN equals NaN. */
+loom_array *loom_isclose(loom_array *a, loom_array *b, double rtol, double atol, bool equal_nan);
+/* np.allclose, np.array_equal, np.array_equiv: evaluate and write the answer to *result;
+ * LOOM_OK or the evaluation's error. Shapes that differ (array_equal) or do not broadcast
+ * (array_equiv) give false, as in NumPy. */
+int loom_allclose(loom_array *a, loom_array *b, double rtol, double atol, bool equal_nan,
+                  bool *result);
+int loom_array_equal(loom_array *a, loom_array *b, bool equal_nan, bool *result);
+int loom_array_equiv(loom_array *a, loom_array *b, bool *result);
+/* np.select(condlist, choicelist, default): default NULL is NumPy's 0. */
+loom_array *loom_select(loom_array *const *conds, loom_array *const *choices, int n,
+                        loom_array *default_value);
+
 /* Splits write their parts (views) to out and return LOOM_OK, or an error code with every
  * out[i] NULL. np.split(a, sections, axis): sections equal parts; np.array_split: the first
  * n % sections parts one longer. */

@@ -1,7 +1,7 @@
 /* A slow reference evaluator of recorded graphs on the CPU, for the node kinds the matrix
  * products and the joins record (host leaves, scalars, eye, views, copies, casts, multiply,
- * logical_and, conjugate, sum, any, matmul, concatenate, take, add, less, greater_equal,
- * where, full) and the range generators, so tests can check the values a graph
+ * logical_and, conjugate, sum, any, matmul, concatenate, take, add, subtract, remainder,
+ * the comparisons, logical_or, absolute, isnan, isfinite, where, full) and the range generators, so tests can check the values a graph
  * stands for without a GPU. Values are complex doubles; integer results wrap to their dtype at
  * every node, bool results are 0 or 1. Float rounding is modelled only for arange and
  * linspace (ge_range_at, each element as kernels/loom_gen.cuh computes it); elsewhere tests
@@ -254,14 +254,46 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
             out[i] = ge_convert((ge_value){n->param.value.re, 0}, dt);
         break;
     case LOOM_OP_ADD:
+    case LOOM_OP_SUBTRACT:
+    case LOOM_OP_REMAINDER:
+    case LOOM_OP_FLOOR_DIVIDE:
     case LOOM_OP_LESS:
+    case LOOM_OP_LESS_EQUAL:
     case LOOM_OP_GREATER_EQUAL:
+    case LOOM_OP_EQUAL:
+    case LOOM_OP_LOGICAL_OR:
         for (int64_t i = 0; i < size; i++) {
             ge_value a = ge_convert(ge_in(in[0], n->inputs[0], i), (loom_dtype)n->cdtype);
             ge_value b = ge_convert(ge_in(in[1], n->inputs[1], i), (loom_dtype)n->cdtype);
-            ge_value r = n->op == LOOM_OP_ADD    ? (ge_value){a.re + b.re, a.im + b.im}
-                         : n->op == LOOM_OP_LESS ? (ge_value){a.re < b.re, 0}
-                                                 : (ge_value){a.re >= b.re, 0};
+            ge_value r = {0, 0};
+            switch (n->op) {
+            case LOOM_OP_ADD: r = (ge_value){a.re + b.re, a.im + b.im}; break;
+            case LOOM_OP_SUBTRACT: r = (ge_value){a.re - b.re, a.im - b.im}; break;
+            case LOOM_OP_REMAINDER: /* Python's: the sign of the divisor (integers here) */
+                r.re = b.re ? a.re - b.re * floor(a.re / b.re) : 0;
+                break;
+            case LOOM_OP_FLOOR_DIVIDE: r.re = b.re ? floor(a.re / b.re) : 0; break;
+            case LOOM_OP_LESS: r.re = a.re < b.re; break;
+            case LOOM_OP_LESS_EQUAL: r.re = a.re <= b.re; break;
+            case LOOM_OP_GREATER_EQUAL: r.re = a.re >= b.re; break;
+            case LOOM_OP_EQUAL: r.re = a.re == b.re && a.im == b.im; break;
+            default: r.re = (a.re || a.im) || (b.re || b.im); break;
+            }
+            out[i] = ge_convert(r, dt);
+        }
+        break;
+    case LOOM_OP_ABSOLUTE:
+    case LOOM_OP_ISNAN:
+    case LOOM_OP_ISFINITE:
+        for (int64_t i = 0; i < size; i++) {
+            ge_value a = ge_convert(in[0][i], (loom_dtype)n->cdtype);
+            ge_value r = {0, 0};
+            if (n->op == LOOM_OP_ABSOLUTE)
+                r.re = hypot(a.re, a.im);
+            else if (n->op == LOOM_OP_ISNAN)
+                r.re = isnan(a.re) || isnan(a.im);
+            else
+                r.re = isfinite(a.re) && isfinite(a.im);
             out[i] = ge_convert(r, dt);
         }
         break;

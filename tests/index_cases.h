@@ -4,7 +4,10 @@
 #ifndef LOOM_TEST_INDEX_CASES_H
 #define LOOM_TEST_INDEX_CASES_H
 
+#include "check.h"
 #include "loom.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -139,5 +142,169 @@ static inline int run_join(const jcase *c, loom_array **out)
     }
     return rc == LOOM_OK ? n : 0;
 }
+
+
+/* The shape routines of tools/gen_shape_cases.py, arguments as it documents them. */
+static inline int run_shape(const jcase *c, loom_array **out)
+{
+    const char *f = c->func;
+    const int *g = c->args;
+    int64_t w[MAX_IN];
+    for (int i = 0; i < c->nargs; i++)
+        w[i] = g[i];
+    loom_array *a = c->nin ? c->in[0] : NULL;
+    loom_array *r = NULL;
+    int rc = LOOM_OK, n = 1;
+    bool lists = false; /* the function writes out itself */
+    if (strcmp(f, "tile") == 0)
+        r = loom_tile(a, w, c->nargs);
+    else if (strcmp(f, "repeat") == 0)
+        r = loom_repeat(a, g[0], g[1]);
+    else if (strcmp(f, "repeat_counts") == 0)
+        r = loom_repeat_counts(a, w + 1, c->nargs - 1, g[0]);
+    else if (strcmp(f, "resize") == 0)
+        r = loom_resize(a, c->nargs, w);
+    else if (strcmp(f, "pad") == 0) {
+        static const char *const modes[] = {"constant", "edge", "wrap", "reflect", "symmetric"};
+        r = loom_pad(a, w + 1, c->nargs - 1, modes[g[0]], 9);
+    } else if (strcmp(f, "flipud") == 0)
+        r = loom_flipud(a);
+    else if (strcmp(f, "fliplr") == 0)
+        r = loom_fliplr(a);
+    else if (strcmp(f, "copy") == 0)
+        r = loom_array_copy(a);
+    else if (strcmp(f, "ascontiguousarray") == 0)
+        r = loom_ascontiguousarray(a);
+    else if (strcmp(f, "rot90") == 0)
+        r = loom_rot90(a, g[0], g[1], g[2]);
+    else if (strcmp(f, "meshgrid") == 0) {
+        n = c->nin, lists = true;
+        rc = loom_meshgrid(c->in, c->nin, g[0] ? "ij" : "xy", g[1], out);
+    } else if (strcmp(f, "indices") == 0)
+        r = loom_indices(c->nargs, w, LOOM_INT64);
+    else if (strcmp(f, "ix_") == 0) {
+        n = c->nin, lists = true;
+        rc = loom_ix(c->in, c->nin, out);
+    } else if (strcmp(f, "tri") == 0)
+        r = loom_tri(g[0], g[1], g[2], LOOM_FLOAT32);
+    else if (strcmp(f, "diag") == 0)
+        r = loom_diag(a, g[0]);
+    else if (strcmp(f, "diagflat") == 0)
+        r = loom_diagflat(a, g[0]);
+    else if (strcmp(f, "fill_diagonal") == 0)
+        r = loom_fill_diagonal(a, 7, g[0]);
+    else if (strcmp(f, "isclose") == 0)
+        r = loom_isclose(c->in[0], c->in[1], 0.1, 2, g[0]);
+    else if (strcmp(f, "select") == 0)
+        r = loom_select(c->in, c->in + c->nin / 2, c->nin / 2, NULL);
+    if (!lists)
+        out[0] = r;
+    return rc == LOOM_OK && (lists || r) ? n : 0;
+}
+
+/* Checks one result against "dtype shape v0 v1 ..." at *p (the caller's way: on the CPU
+ * through graph_eval.h, on the GPU by reading it back), advancing *p past it. */
+typedef void (*case_checker)(const char *where, loom_array *r, char **p);
+
+/* Runs every case of a table in tools/gen_join_cases.py's format through run; failures must
+ * match NumPy's message ("loom_<func>: ..."; check_errors false skips them). Returns the
+ * number of cases. */
+static inline int run_table(const char *path, int (*run)(const jcase *, loom_array **),
+                            case_checker check, bool check_errors)
+{
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (!f)
+        return 0;
+    char *line = NULL;
+    size_t cap = 0;
+    int ncases = 0;
+    while (getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\n")] = 0;
+        char where[160];
+        snprintf(where, sizeof where, "%s:%d", strrchr(path, '/') + 1, ++ncases);
+        char *fields[4], *save;
+        fields[0] = strtok_r(line, "|", &save);
+        for (int i = 1; i < 4; i++)
+            fields[i] = strtok_r(NULL, "|", &save);
+        char *result = fields[3] + 1;
+        bool err = strncmp(result, "err ", 4) == 0;
+        if (err && !check_errors)
+            continue;
+        jcase c = {0};
+        loom_scope_begin();
+        sscanf(fields[0], "%31s", c.func);
+        char *p, *tok;
+        for (tok = strtok_r(fields[1], " ", &p); tok; tok = strtok_r(NULL, " ", &p)) {
+            char *colon = strchr(tok, ':');
+            *colon = 0;
+            int64_t shape[LOOM_MAXDIMS];
+            int nd = parse_shape(colon + 1, shape);
+            c.in[c.nin] = make_input(c.nin, loom_dtype_from_name(tok), nd, shape);
+            c.nin++;
+        }
+        for (tok = strtok_r(fields[2], " ", &p); tok; tok = strtok_r(NULL, " ", &p))
+            c.args[c.nargs++] = strcmp(tok, "N") == 0 ? LOOM_AXIS_NONE : atoi(tok);
+        loom_array *out[MAX_OUT] = {0};
+        loom_clear_error();
+        int nout = run(&c, out);
+        if (err) {
+            char want[512];
+            const char *name = strcmp(c.func, "ix_") == 0 ? "ix" : c.func;
+            snprintf(want, sizeof want, "loom_%s: %s", name, result + 4);
+            CHECK(nout == 0);
+            CHECK_STR(loom_last_error(), want);
+            if (nout || !loom_last_error() || strcmp(loom_last_error(), want))
+                fprintf(stderr, "%s\n", where);
+        } else {
+            char *q;
+            strtok_r(result, " ", &q); /* "ok" */
+            int want = atoi(strtok_r(NULL, " ", &q));
+            CHECK_EQ_INT(nout, want);
+            if (nout != want)
+                fprintf(stderr, "%s: %s\n", where, loom_last_error());
+            for (int i = 0; i < nout && nout == want; i++)
+                check(where, out[i], &q);
+        }
+        loom_scope_end();
+    }
+    free(line);
+    fclose(f);
+    return ncases;
+}
+
+#ifdef LOOM_TEST_GRAPH_EVAL_H
+/* The CPU checker of run_table: the value through tests/graph_eval.h. */
+static inline void ge_check_result(const char *where, loom_array *r, char **p)
+{
+    char *dt = strtok_r(NULL, " ", p), *shape_s = strtok_r(NULL, " ", p);
+    int64_t shape[LOOM_MAXDIMS];
+    int nd = parse_shape(shape_s, shape);
+    bool ok = strcmp(loom_dtype_name(loom_dtype_of(r)), dt) == 0 && loom_ndim(r) == nd;
+    for (int d = 0; ok && d < nd; d++)
+        ok = loom_shape(r)[d] == shape[d];
+    CHECK(ok);
+    if (!ok) {
+        fprintf(stderr, "%s: got %s ndim %d, NumPy %s %s\n", where,
+                loom_dtype_name(loom_dtype_of(r)), loom_ndim(r), dt, shape_s);
+        for (int64_t i = 0; i < loom_size(r) || i < 1; i++)
+            strtok_r(NULL, " ", p);
+        return;
+    }
+    ge_memo m = {0};
+    ge_value *v = ge_eval(r, &m);
+    CHECK(v != NULL);
+    int bad = 0;
+    for (int64_t i = 0; i < loom_size(r); i++) {
+        double want = strtod(strtok_r(NULL, " ", p), NULL);
+        if (v && v[i].re != want && bad++ < 3)
+            fprintf(stderr, "%s: element %lld is %g, NumPy %g\n", where, (long long)i, v[i].re,
+                    want);
+    }
+    CHECK_EQ_INT(bad, 0);
+    ge_free(&m);
+}
+
+#endif
 
 #endif

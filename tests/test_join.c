@@ -11,94 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Checks one result against "dtype shape v0 v1 ..." at *p; advances *p past it. */
-static void check_result(const char *where, loom_array *r, char **p)
-{
-    char *dt = strtok_r(NULL, " ", p), *shape_s = strtok_r(NULL, " ", p);
-    int64_t shape[LOOM_MAXDIMS];
-    int nd = parse_shape(shape_s, shape);
-    bool ok = strcmp(loom_dtype_name(loom_dtype_of(r)), dt) == 0 && loom_ndim(r) == nd;
-    for (int d = 0; ok && d < nd; d++)
-        ok = loom_shape(r)[d] == shape[d];
-    CHECK(ok);
-    if (!ok) {
-        fprintf(stderr, "%s: got %s ndim %d, NumPy %s %s\n", where,
-                loom_dtype_name(loom_dtype_of(r)), loom_ndim(r), dt, shape_s);
-        for (int64_t i = 0; i < loom_size(r) || i < 1; i++)
-            strtok_r(NULL, " ", p);
-        return;
-    }
-    ge_memo m = {0};
-    ge_value *v = ge_eval(r, &m);
-    CHECK(v != NULL);
-    int bad = 0;
-    for (int64_t i = 0; i < loom_size(r); i++) {
-        double want = strtod(strtok_r(NULL, " ", p), NULL);
-        if (v && v[i].re != want && bad++ < 3)
-            fprintf(stderr, "%s: element %lld is %g, NumPy %g\n", where, (long long)i, v[i].re,
-                    want);
-    }
-    CHECK_EQ_INT(bad, 0);
-    ge_free(&m);
-}
-
 static void table_cases(void)
 {
-    FILE *f = fopen(LOOM_TEST_DATA "/join_cases.txt", "r");
-    CHECK(f != NULL);
-    if (!f)
-        return;
-    char *line = NULL;
-    size_t cap = 0;
-    int ncases = 0;
-    while (getline(&line, &cap, f) > 0) {
-        line[strcspn(line, "\n")] = 0;
-        char where[96];
-        snprintf(where, sizeof where, "join_cases.txt:%d", ++ncases);
-        char *fields[4], *save;
-        fields[0] = strtok_r(line, "|", &save);
-        for (int i = 1; i < 4; i++)
-            fields[i] = strtok_r(NULL, "|", &save);
-        jcase c = {0};
-        loom_scope_begin();
-        sscanf(fields[0], "%31s", c.func);
-        char *p, *tok;
-        for (tok = strtok_r(fields[1], " ", &p); tok; tok = strtok_r(NULL, " ", &p)) {
-            char *colon = strchr(tok, ':');
-            *colon = 0;
-            int64_t shape[LOOM_MAXDIMS];
-            int nd = parse_shape(colon + 1, shape);
-            c.in[c.nin] = make_input(c.nin, loom_dtype_from_name(tok), nd, shape);
-            c.nin++;
-        }
-        for (tok = strtok_r(fields[2], " ", &p); tok; tok = strtok_r(NULL, " ", &p))
-            c.args[c.nargs++] = strcmp(tok, "N") == 0 ? LOOM_AXIS_NONE : atoi(tok);
-        loom_array *out[MAX_OUT] = {0};
-        loom_clear_error();
-        int nout = run_join(&c, out);
-        char *result = fields[3] + 1;
-        if (strncmp(result, "err ", 4) == 0) {
-            char want[512];
-            snprintf(want, sizeof want, "loom_%s: %s", c.func, result + 4);
-            CHECK(nout == 0);
-            CHECK_STR(loom_last_error(), want);
-            if (nout || !loom_last_error() || strcmp(loom_last_error(), want))
-                fprintf(stderr, "%s\n", where);
-        } else {
-            char *q;
-            strtok_r(result, " ", &q); /* "ok" */
-            int want = atoi(strtok_r(NULL, " ", &q));
-            CHECK_EQ_INT(nout, want);
-            if (nout != want)
-                fprintf(stderr, "%s: %s\n", where, loom_last_error());
-            for (int i = 0; i < nout && nout == want; i++)
-                check_result(where, out[i], &q);
-        }
-        loom_scope_end();
-    }
-    free(line);
-    fclose(f);
-    CHECK(ncases > 400);
+    CHECK(run_table(LOOM_TEST_DATA "/join_cases.txt", run_join, ge_check_result, true) > 400);
 }
 
 static int kernels(const loom_plan *p)

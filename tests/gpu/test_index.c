@@ -1,5 +1,5 @@
-/* Joins, splits and gathers on the GPU against NumPy: every case of tests/data/join_cases.txt
- * and tests/data/take_cases.txt (every dtype, 0-size and 1-element results, negative indices,
+/* Joins, splits, gathers and shape routines on the GPU against NumPy: every case of
+ * tests/data/join_cases.txt, shape_cases.txt and take_cases.txt (every dtype, 0-size and 1-element results, negative indices,
  * modes) is evaluated on the device, fused and with LOOM_FUSE=0, and compared with NumPy's
  * values exactly (they are small integers in every dtype). Indices out of bounds: reading the
  * result fails with LOOM_ERR_INVALID naming NumPy's axis and size, and the source and indices
@@ -31,8 +31,8 @@ static double *read_back(loom_array *r)
     return v;
 }
 
-/* Compares r with "dtype shape v0 v1 ..." at *p. */
-static void check_values(const char *file, loom_array *r, char **p)
+/* Compares r with "dtype shape v0 v1 ..." at *p (run_table's checker). */
+static void check_values(const char *where, loom_array *r, char **p)
 {
     char *dt = strtok_r(NULL, " ", p), *shape_s = strtok_r(NULL, " ", p);
     int64_t shape[LOOM_MAXDIMS];
@@ -42,61 +42,23 @@ static void check_values(const char *file, loom_array *r, char **p)
     double *v = read_back(r);
     CHECK(v != NULL);
     if (!v) {
-        fprintf(stderr, "%s:%d: %s\n", file, case_line, loom_last_error());
+        fprintf(stderr, "%s: %s\n", where, loom_last_error());
         return;
     }
     int bad = 0;
     for (int64_t i = 0; i < loom_size(r); i++) {
         double want = strtod(strtok_r(NULL, " ", p), NULL);
         if (v[i] != want && bad++ < 3)
-            fprintf(stderr, "%s:%d: element %lld is %g, NumPy %g\n", file, case_line,
-                    (long long)i, v[i], want);
+            fprintf(stderr, "%s: element %lld is %g, NumPy %g\n", where, (long long)i, v[i], want);
     }
     CHECK_EQ_INT(bad, 0);
     free(v);
 }
 
-static void join_table(void)
+static void join_tables(void)
 {
-    FILE *f = fopen(LOOM_TEST_DATA "/join_cases.txt", "r");
-    CHECK(f != NULL);
-    char *line = NULL;
-    size_t cap = 0;
-    case_line = 0;
-    while (f && getline(&line, &cap, f) > 0) {
-        case_line++;
-        line[strcspn(line, "\n")] = 0;
-        char *fields[4], *save, *p, *tok;
-        fields[0] = strtok_r(line, "|", &save);
-        for (int i = 1; i < 4; i++)
-            fields[i] = strtok_r(NULL, "|", &save);
-        if (strncmp(fields[3], " err", 4) == 0)
-            continue; /* refused at record time: test_join checks those */
-        jcase c = {0};
-        loom_scope_begin();
-        sscanf(fields[0], "%31s", c.func);
-        for (tok = strtok_r(fields[1], " ", &p); tok; tok = strtok_r(NULL, " ", &p)) {
-            char *colon = strchr(tok, ':');
-            *colon = 0;
-            int64_t shape[LOOM_MAXDIMS];
-            int nd = parse_shape(colon + 1, shape);
-            c.in[c.nin] = make_input(c.nin, loom_dtype_from_name(tok), nd, shape);
-            c.nin++;
-        }
-        for (tok = strtok_r(fields[2], " ", &p); tok; tok = strtok_r(NULL, " ", &p))
-            c.args[c.nargs++] = strcmp(tok, "N") == 0 ? LOOM_AXIS_NONE : atoi(tok);
-        loom_array *out[MAX_OUT] = {0};
-        int nout = run_join(&c, out);
-        char *q;
-        strtok_r(fields[3], " ", &q); /* ok */
-        CHECK_EQ_INT(nout, atoi(strtok_r(NULL, " ", &q)));
-        for (int i = 0; i < nout; i++)
-            check_values("join_cases.txt", out[i], &q);
-        loom_scope_end();
-    }
-    free(line);
-    if (f)
-        fclose(f);
+    CHECK(run_table(LOOM_TEST_DATA "/join_cases.txt", run_join, check_values, false) > 400);
+    CHECK(run_table(LOOM_TEST_DATA "/shape_cases.txt", run_shape, check_values, false) > 200);
 }
 
 static void take_table(void)
@@ -147,7 +109,9 @@ static void take_table(void)
             free(av);
             free(iv);
         } else if (r) {
-            check_values("take_cases.txt", r, &q);
+            char where[48];
+            snprintf(where, sizeof where, "take_cases.txt:%d", case_line);
+            check_values(where, r, &q);
         }
         loom_scope_end();
     }
@@ -249,7 +213,7 @@ static void fused_gathers(void)
 
 static void run_all(void)
 {
-    join_table();
+    join_tables();
     take_table();
     join_layouts();
     fused_gathers();
