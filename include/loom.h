@@ -781,6 +781,29 @@ int loom_array_equiv(loom_array *a, loom_array *b, bool *result);
 loom_array *loom_select(loom_array *const *conds, loom_array *const *choices, int n,
                         loom_array *default_value);
 
+/* ---- a[terms]: NumPy's indexing ---- */
+
+typedef enum loom_index_kind {
+    LOOM_INDEX_INT = 0,  /* start: an integer (negative counts from the end) */
+    LOOM_INDEX_SLICE,    /* start:stop:step with loom_slice's rules (LOOM_NONE for None) */
+    LOOM_INDEX_NEWAXIS,  /* None / np.newaxis */
+    LOOM_INDEX_ELLIPSIS, /* ... */
+    LOOM_INDEX_ARRAY     /* array: integer indices (boolean arrays: LOOM_ERR_UNSUPPORTED yet) */
+} loom_index_kind;
+
+typedef struct loom_index_term {
+    loom_index_kind kind;
+    int64_t start, stop, step;
+    loom_array *array;
+} loom_index_term;
+
+/* a[terms] with NumPy's rules: basic terms give a view; integer arrays (and integers beside
+ * them) are advanced indices, their broadcast shape in place of adjacent indexed axes, else
+ * first; the result is one gather, fused with the indices and consumers. Integers out of range
+ * fail at the call (NumPy's message); array indices out of range fail when the result is read
+ * ("loom_take: index out of bounds for axis A with size N", A the first advanced axis). */
+loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms);
+
 /* Splits write their parts (views) to out and return LOOM_OK, or an error code with every
  * out[i] NULL. np.split(a, sections, axis): sections equal parts; np.array_split: the first
  * n % sections parts one longer. */

@@ -273,6 +273,32 @@ static inline int run_table(const char *path, int (*run)(const jcase *, loom_arr
     return ncases;
 }
 
+/* "i:K", "s:START:STOP:STEP" (N: None), "n", "e" or "a:dtype:shape:values" as an index term. */
+static inline loom_index_term parse_term(char *tok)
+{
+    loom_index_term t = {0};
+    if (tok[0] == 'n' || tok[0] == 'e') {
+        t.kind = tok[0] == 'n' ? LOOM_INDEX_NEWAXIS : LOOM_INDEX_ELLIPSIS;
+    } else if (tok[0] == 'i') {
+        t.kind = LOOM_INDEX_INT;
+        t.start = strtoll(tok + 2, NULL, 10);
+    } else if (tok[0] == 's') {
+        int64_t v[3];
+        char *p = tok + 2;
+        for (int k = 0; k < 3; k++) {
+            v[k] = *p == 'N' ? (k == 2 ? 1 : LOOM_NONE) : strtoll(p, NULL, 10);
+            p = strchr(p, ':');
+            p = p ? p + 1 : p;
+        }
+        t.kind = LOOM_INDEX_SLICE;
+        t.start = v[0], t.stop = v[1], t.step = v[2];
+    } else {
+        t.kind = LOOM_INDEX_ARRAY;
+        t.array = make_indices(tok + 2);
+    }
+    return t;
+}
+
 #ifdef LOOM_TEST_GRAPH_EVAL_H
 /* The CPU checker of run_table: the value through tests/graph_eval.h. */
 static inline void ge_check_result(const char *where, loom_array *r, char **p)

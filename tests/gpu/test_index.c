@@ -1,5 +1,5 @@
 /* Joins, splits, gathers and shape routines on the GPU against NumPy: every case of
- * tests/data/join_cases.txt, shape_cases.txt and take_cases.txt (every dtype, 0-size and 1-element results, negative indices,
+ * tests/data/join_cases.txt, shape_cases.txt, take_cases.txt and getitem_cases.txt (every dtype, 0-size and 1-element results, negative indices,
  * modes) is evaluated on the device, fused and with LOOM_FUSE=0, and compared with NumPy's
  * values exactly (they are small integers in every dtype). Indices out of bounds: reading the
  * result fails with LOOM_ERR_INVALID naming NumPy's axis and size, and the source and indices
@@ -120,6 +120,55 @@ static void take_table(void)
         fclose(f);
 }
 
+static void getitem_table(void)
+{
+    FILE *f = fopen(LOOM_TEST_DATA "/getitem_cases.txt", "r");
+    CHECK(f != NULL);
+    char *line = NULL;
+    size_t cap = 0;
+    case_line = 0;
+    while (f && getline(&line, &cap, f) > 0) {
+        case_line++;
+        line[strcspn(line, "\n")] = 0;
+        char *field[4], *save, *p, *tok;
+        field[0] = strtok_r(line, "|", &save);
+        for (int i = 1; i < 4; i++)
+            field[i] = strtok_r(NULL, "|", &save);
+        if (strncmp(field[3], " err", 4) == 0)
+            continue;
+        loom_scope_begin();
+        loom_array *a = make_source(strtok_r(field[1], " ", &p));
+        loom_index_term terms[16];
+        int n = 0;
+        for (tok = strtok_r(field[2], " ", &p); tok; tok = strtok_r(NULL, " ", &p))
+            terms[n++] = parse_term(tok);
+        loom_array *r = loom_getitem(a, terms, n);
+        CHECK(r != NULL);
+        char *q, *kind = strtok_r(field[3], " ", &q), where[48];
+        snprintf(where, sizeof where, "getitem_cases.txt:%d", case_line);
+        if (r && strcmp(kind, "oob") == 0) {
+            char want[160];
+            long long ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
+            long long size = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
+            snprintf(want, sizeof want, "loom_take: index out of bounds for axis %lld with size %lld",
+                     ax, size);
+            double *v = read_back(r);
+            CHECK(v == NULL);
+            free(v);
+            CHECK_STR(loom_last_error(), want);
+            double *av = read_back(a);
+            CHECK(av != NULL);
+            free(av);
+        } else if (r) {
+            check_values(where, r, &q);
+        }
+        loom_scope_end();
+    }
+    free(line);
+    if (f)
+        fclose(f);
+}
+
 /* Non-contiguous, generated and broadcast inputs along a middle axis; a join of 2^20 + 7. */
 static void join_layouts(void)
 {
@@ -215,6 +264,7 @@ static void run_all(void)
 {
     join_tables();
     take_table();
+    getitem_table();
     join_layouts();
     fused_gathers();
 }
