@@ -426,17 +426,23 @@ done:
 extern const loom_lowering loom__lower_index;
 
 /* A gather's one elementwise consumer computes the gather itself (x[idx] * 2 is one kernel);
- * a chain of such consumers moves the kernel to the last of them. */
+ * a chain of such consumers moves the kernel to the last of them. Partitioning absorbs the
+ * input it asked about, which this cannot name: so the consumer must read exactly one value of
+ * this lowering, and that one must be free to absorb. */
 static const loom_lowering *epilogue(const loom_walk *w, int consumer)
 {
     const loom_array *cons = w->v[consumer].node;
+    int found = 0;
+    bool ok = false;
     for (int k = 0; k < cons->ninputs; k++) {
         const loom_walk_node *in = &w->v[loom__walk_at(w, cons->inputs[k])];
-        if (in->lowering == &loom__lower_index && in->node->op != LOOM_OP_CONCAT &&
-            !loom__is_input(in->node) && in->nconsumers == 1 && !in->requested && !in->viewed)
-            return &loom__lower_index;
+        if (in->lowering != &loom__lower_index || loom__is_input(in->node))
+            continue;
+        found++;
+        ok = in->node->op != LOOM_OP_CONCAT && in->nconsumers == 1 && !in->requested &&
+             !in->viewed;
     }
-    return NULL;
+    return found == 1 && ok ? &loom__lower_index : NULL;
 }
 
 /* Inputs stay where they are: computed ones are inlined, the rest read in place. */

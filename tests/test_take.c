@@ -155,6 +155,20 @@ static void take_plans(void)
         CHECK_EQ_INT(kernels(p), 2);
         loom__plan_free(p);
     }
+    /* a consumer of two gathers absorbs neither: each is written, then added */
+    loom_array *two_takes = loom_add(loom_take(x, idx, 0), loom_take_mode(x, idx, 0, LOOM_MODE_CLIP));
+    p = test_plan(&two_takes, 1, true);
+    if (p) {
+        CHECK_EQ_INT(kernels(p), 3);
+        loom__plan_free(p);
+    }
+    /* every index dtype compiles */
+    static const loom_dtype idts[] = {LOOM_BOOL, LOOM_INT8, LOOM_INT16, LOOM_INT32, LOOM_INT64,
+                                      LOOM_UINT8, LOOM_UINT16, LOOM_UINT32, LOOM_UINT64};
+    for (int d = 0; d < 9; d++) {
+        loom_array *gi = loom_take(x, loom_astype(idx, idts[d]), 0);
+        CHECK_EQ_INT(test_compile_plan(&gi, 1, true, false), 1);
+    }
     /* take_along_axis: the flat indices are computed inside the gather's kernel */
     int64_t s2[] = {4, 5};
     loom_array *arr = loom_reshape(loom_arange(0, 20, 1, LOOM_FLOAT32), 2, s2);
