@@ -309,7 +309,11 @@ static int find_checks(ictx *c, int j, bool root)
         return 0;
     int n = 0;
     if (a->op == LOOM_OP_TAKE && a->param.take.mode == LOOM_MODE_RAISE) {
-        c->status[j] = loom__plan_check(c->b, c->fn, "loom_take", LOOM_FAIL_INDEX, 1);
+        static const char *const names[] = {"loom_take", "loom_take_along_axis", "loom_getitem",
+                                            "loom_choose"};
+        int64_t f = a->param.take.report_fn;
+        c->status[j] = loom__plan_check(c->b, c->fn, names[f >= 0 && f < 4 ? f : 0],
+                                        LOOM_FAIL_INDEX, 1);
         if (c->status[j] < 0) {
             c->failed = true;
             return 0;

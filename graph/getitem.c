@@ -135,7 +135,7 @@ static loom_array *advanced(const char *fn, loom_array *v, const int *adv_axis,
         return NULL;
     flat = loom__ew(fn, LOOM_OP_WHERE, 3, (loom_array *[]){valid, flat, loom_scalar_int(-1 - base->size)}, NULL);
     loom_array *all = loom__reshape(fn, "ravel", base, 1, (int64_t[]){-1});
-    return flat && all ? loom__take(fn, all, flat, 0, LOOM_MODE_RAISE, report_axis,
+    return flat && all ? loom__take(fn, all, flat, 0, LOOM_MODE_RAISE, LOOM_REPORT_GETITEM, report_axis,
                                     v->shape[adv_axis[0]])
                        : NULL;
 }

@@ -165,7 +165,7 @@ static loom_array *diag_from(const char *fn, loom_array *v, int64_t k)
     loom_array *i = loom__broadcast_to(fn, arange_along(fn, n, 0, 2), 2, sq);
     loom_array *j = loom__broadcast_to(fn, arange_along(fn, n, 1, 2), 2, sq);
     loom_array *on = ew2(fn, LOOM_OP_EQUAL, ew2(fn, LOOM_OP_SUBTRACT, j, i), loom_scalar_int(k));
-    loom_array *g = i && j ? loom__take(fn, v, k >= 0 ? i : j, 0, LOOM_MODE_CLIP, 0, v->shape[0]) : NULL;
+    loom_array *g = i && j ? loom__take(fn, v, k >= 0 ? i : j, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, v->shape[0]) : NULL;
     loom_array *zero = loom_zeros(0, NULL, (loom_dtype)v->dtype);
     return loom__ew(fn, LOOM_OP_WHERE, 3, (loom_array *[]){on, g, zero}, NULL);
 }
@@ -234,4 +234,33 @@ loom_array *loom_fill_diagonal(loom_array *a, double value, bool wrap)
         NULL);
     loom_array *fill = loom_full(0, NULL, value, (loom_dtype)a->dtype);
     return loom__scope_return(loom__ew(fn, LOOM_OP_WHERE, 3, (loom_array *[]){on, fill, a}, NULL));
+}
+
+loom_array *loom_vander(loom_array *x, int64_t n, bool increasing)
+{
+    static const char fn[] = "loom_vander";
+    if (!x)
+        return NULL;
+    if (x->ndim != 1) {
+        loom__error(LOOM_ERR_INVALID, fn, "x must be a one-dimensional array or sequence.");
+        return NULL;
+    }
+    if (n < 0)
+        n = x->shape[0];
+    /* NumPy's multiply.accumulate over [1, x, x, ...]: a cumulative product along the rows */
+    int64_t m = x->shape[0];
+    loom_scope_begin();
+    loom_array *r;
+    if (n == 0 || m == 0) {
+        r = loom_zeros(2, (int64_t[]){m, n}, (loom_dtype)x->dtype);
+    } else {
+        loom_array *col = loom__reshape(fn, "vander", x, 2, (int64_t[]){m, 1});
+        loom_array *parts[] = {loom_ones(2, (int64_t[]){m, 1}, (loom_dtype)x->dtype),
+                               col ? loom__broadcast_to(fn, col, 2, (int64_t[]){m, n - 1}) : NULL};
+        loom_array *row = n == 1 ? parts[0] : parts[1] ? loom_concatenate(parts, 2, 1) : NULL;
+        r = row ? loom_cumprod(row, 1) : NULL;
+        if (r && !increasing)
+            r = loom_flip(r, (int[]){1}, 1);
+    }
+    return loom__scope_return(r);
 }

@@ -128,8 +128,9 @@ typedef union loom_params {
     /* CONCAT: the joined axis, 0..ndim-1 */
     struct { int64_t axis; } join;
     /* TAKE: the gathered axis of inputs[0] (0..ndim-1), what an index out of bounds does
-     * (loom_index_mode), and the axis and extent its error names (the caller's view) */
-    struct { int64_t axis, mode, report_axis, report_size; } take;
+     * (loom_index_mode), and the function, axis and extent its error names (the caller's
+     * view; graph/index.h) */
+    struct { int64_t axis, mode, report_fn, report_axis, report_size; } take;
     /* RESULT nodes: which result of the input, and its byte offset in the packed value */
     struct { int64_t index, byte_offset; } result;
     /* Random generators: the Philox key and the first counter block the node reserved

@@ -50,7 +50,7 @@ static loom_array *pad_axis(const char *fn, loom_array *a, int ax, int64_t befor
     }
     loom_array *idx = fold(fn, mode, n, before, after);
     return idx ? loom__take(fn, a, idx, ax, mode == PAD_WRAP ? LOOM_MODE_WRAP : LOOM_MODE_CLIP,
-                            ax, n)
+                            LOOM_REPORT_TAKE, ax, n)
                : NULL;
 }
 

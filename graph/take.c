@@ -21,7 +21,7 @@ static int check_index_dtype(const char *fn, const loom_array *idx)
 }
 
 loom_array *loom__take(const char *fn, loom_array *a, loom_array *idx, int ax,
-                             loom_index_mode mode, int report_axis, int64_t report_size)
+                       loom_index_mode mode, int report_fn, int report_axis, int64_t report_size)
 {
     int64_t shape[LOOM_MAXDIMS];
     int nd = 0;
@@ -52,6 +52,7 @@ loom_array *loom__take(const char *fn, loom_array *a, loom_array *idx, int ax,
     n->device = a->device;
     n->param.take.axis = ax;
     n->param.take.mode = mode;
+    n->param.take.report_fn = report_fn;
     n->param.take.report_axis = report_axis;
     n->param.take.report_size = report_size;
     loom__node_set_input(n, 0, a);
@@ -83,7 +84,7 @@ loom_array *loom_take_mode(loom_array *a, loom_array *indices, int axis, loom_in
         src = loom__reshape(fn, "ravel", a, 1, (int64_t[]){-1});
     if (src && axis != LOOM_AXIS_NONE && loom__normalize_axis(fn, NULL, axis, src->ndim, &ax))
         src = NULL;
-    return loom__scope_return(src ? loom__take(fn, src, indices, ax, mode, ax, src->shape[ax]) : NULL);
+    return loom__scope_return(src ? loom__take(fn, src, indices, ax, mode, LOOM_REPORT_TAKE, ax, src->shape[ax]) : NULL);
 }
 
 loom_array *loom_take(loom_array *a, loom_array *indices, int axis)
@@ -174,6 +175,6 @@ loom_array *loom_take_along_axis(loom_array *a, loom_array *indices, int axis)
     flat = loom__ew(fn, LOOM_OP_WHERE, 3,
                     (loom_array *[]){inside, flat, loom_scalar_int(-1 - src->size)}, NULL);
     loom_array *all = flat ? loom__reshape(fn, "ravel", src, 1, (int64_t[]){-1}) : NULL;
-    r = all ? loom__take(fn, all, flat, 0, LOOM_MODE_RAISE, ax, len) : NULL;
+    r = all ? loom__take(fn, all, flat, 0, LOOM_MODE_RAISE, LOOM_REPORT_TAKE_ALONG_AXIS, ax, len) : NULL;
     return loom__scope_return(r);
 }

@@ -51,7 +51,7 @@ static loom_array *index_map(const char *fn, loom_array *a, int nd, const int64_
         stride *= a->shape[d];
     }
     loom_array *src = loom__reshape(fn, "ravel", a, 1, (int64_t[]){-1});
-    return flat && src ? loom__take(fn, src, flat, 0, LOOM_MODE_CLIP, 0, a->size) : NULL;
+    return flat && src ? loom__take(fn, src, flat, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, a->size) : NULL;
 }
 
 loom_array *loom_tile(loom_array *a, const int64_t *reps, int nreps)
@@ -162,7 +162,7 @@ loom_array *loom_repeat_counts(loom_array *a, const int64_t *counts, int ncounts
     loom_array *idx = loom_asarray(pos, LOOM_INT64, 1, &total);
     free(pos);
     if (idx)
-        r = loom__take(fn, src, idx, ax, LOOM_MODE_CLIP, ax, n);
+        r = loom__take(fn, src, idx, ax, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, ax, n);
     return loom__scope_return(r);
 }
 
@@ -186,6 +186,6 @@ loom_array *loom_resize(loom_array *a, int ndim, const int64_t *shape)
     loom_array *flat = loom__reshape(fn, "ravel", a, 1, (int64_t[]){-1});
     loom_array *i = loom__reshape(fn, "resize", loom_arange(0, (double)size, 1, LOOM_INT64), ndim,
                                   shape);
-    return loom__scope_return(flat && i ? loom__take(fn, flat, i, 0, LOOM_MODE_WRAP, 0, a->size)
+    return loom__scope_return(flat && i ? loom__take(fn, flat, i, 0, LOOM_MODE_WRAP, LOOM_REPORT_TAKE, 0, a->size)
                                         : NULL);
 }

@@ -766,6 +766,16 @@ loom_array *loom_diagflat(loom_array *v, int64_t k);
 /* np.fill_diagonal(a, value, wrap) as a new array (a is unchanged). */
 loom_array *loom_fill_diagonal(loom_array *a, double value, bool wrap);
 
+/* np.choose(a, choices, mode): element p of choices[a[p]], everything broadcast together. In
+ * mode raise a choice out of [0, n) fails when the result is read ("loom_choose: index out of
+ * bounds for axis 0 with size n"; NumPy: "invalid entry in choice array"). */
+loom_array *loom_choose(loom_array *a, loom_array *const *choices, int n, loom_index_mode mode);
+/* np.vander(x, n, increasing) of a 1-D x (n < 0: len(x)), as NumPy's cumulative product. */
+loom_array *loom_vander(loom_array *x, int64_t n, bool increasing);
+/* np.trim_zeros of a 1-D array, trim "f", "b" or "fb" (NULL): reads the values now (the
+ * length depends on them) and returns a view. */
+loom_array *loom_trim_zeros(loom_array *a, const char *trim);
+
 /* ---- comparisons of whole arrays ---- */
 
 /* np.isclose: |a - b| <= atol + rtol |b| (b finite) or a == b; equal_nan: NaN equals NaN. */
@@ -801,7 +811,7 @@ typedef struct loom_index_term {
  * them) are advanced indices, their broadcast shape in place of adjacent indexed axes, else
  * first; the result is one gather, fused with the indices and consumers. Integers out of range
  * fail at the call (NumPy's message); array indices out of range fail when the result is read
- * ("loom_take: index out of bounds for axis A with size N", A the first advanced axis). */
+ * ("loom_getitem: index out of bounds for axis A with size N", A the first advanced axis). */
 loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms);
 
 /* Splits write their parts (views) to out and return LOOM_OK, or an error code with every

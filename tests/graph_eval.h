@@ -1,7 +1,8 @@
 /* A slow reference evaluator of recorded graphs on the CPU, for the node kinds the matrix
  * products and the joins record (host leaves, scalars, eye, views, copies, casts, multiply,
  * logical_and, conjugate, sum, any, matmul, concatenate, take, add, subtract, remainder,
- * the comparisons, logical_or, absolute, isnan, isfinite, where, full) and the range generators, so tests can check the values a graph
+ * floor_divide, minimum, maximum, the comparisons, logical_or, absolute, isnan, isfinite, where,
+ * full, cumprod of reals) and the range generators, so tests can check the values a graph
  * stands for without a GPU. Values are complex doubles; integer results wrap to their dtype at
  * every node, bool results are 0 or 1. Float rounding is modelled only for arange and
  * linspace (ge_range_at, each element as kernels/loom_gen.cuh computes it); elsewhere tests
@@ -257,6 +258,8 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
     case LOOM_OP_SUBTRACT:
     case LOOM_OP_REMAINDER:
     case LOOM_OP_FLOOR_DIVIDE:
+    case LOOM_OP_MINIMUM:
+    case LOOM_OP_MAXIMUM:
     case LOOM_OP_LESS:
     case LOOM_OP_LESS_EQUAL:
     case LOOM_OP_GREATER_EQUAL:
@@ -273,6 +276,8 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
                 r.re = b.re ? a.re - b.re * floor(a.re / b.re) : 0;
                 break;
             case LOOM_OP_FLOOR_DIVIDE: r.re = b.re ? floor(a.re / b.re) : 0; break;
+            case LOOM_OP_MINIMUM: r.re = a.re < b.re ? a.re : b.re; break;
+            case LOOM_OP_MAXIMUM: r.re = a.re > b.re ? a.re : b.re; break;
             case LOOM_OP_LESS: r.re = a.re < b.re; break;
             case LOOM_OP_LESS_EQUAL: r.re = a.re <= b.re; break;
             case LOOM_OP_GREATER_EQUAL: r.re = a.re >= b.re; break;
@@ -337,6 +342,21 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
             else
                 out[f] = ge_convert((ge_value){out[f].re + v.re, out[f].im + v.im},
                                     (loom_dtype)n->cdtype);
+        }
+        for (int64_t i = 0; i < size; i++)
+            out[i] = ge_convert(out[i], dt);
+        break;
+    }
+    case LOOM_OP_CUMPROD: { /* real products along param.scan.axis */
+        int ax = (int)n->param.scan.axis;
+        int64_t inner = 1;
+        for (int d = ax + 1; d < n->ndim; d++)
+            inner *= n->shape[d];
+        int64_t len = n->shape[ax];
+        for (int64_t i = 0; i < size; i++) {
+            int64_t c = i / inner % len;
+            ge_value v = ge_convert(in[0][i], (loom_dtype)n->cdtype);
+            out[i] = c ? ge_convert((ge_value){out[i - inner].re * v.re, 0}, (loom_dtype)n->cdtype) : v;
         }
         for (int64_t i = 0; i < size; i++)
             out[i] = ge_convert(out[i], dt);

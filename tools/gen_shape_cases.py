@@ -14,6 +14,8 @@ Arguments per function (integers):
   rot90: k axis0 axis1               meshgrid: ij sparse           indices: dims...
   tri: n m k                         diag, diagflat: k             fill_diagonal: wrap (value 7)
   isclose: equal_nan (rtol 0.1, atol 2)   select: (inputs: conditions as bool, then choices)
+  choose: mode (0 raise, 1 wrap, 2 clip; inputs: a, then the choices)
+  vander: n increasing               trim_zeros: 0 "fb", 1 "f", 2 "b" (reads values: GPU only)
 """
 import random
 
@@ -61,6 +63,12 @@ def call(func, a, args):
     if func == "select":
         n = len(a) // 2
         return [np.select(a[:n], a[n:])]
+    if func == "choose":
+        return [np.choose(a[0], a[1:], mode=["raise", "wrap", "clip"][args[0]])]
+    if func == "vander":
+        return [np.vander(a[0], None if args[0] < 0 else args[0], increasing=bool(args[1]))]
+    if func == "trim_zeros":
+        return [np.trim_zeros(a[0], ["fb", "f", "b"][args[0]])]
     raise ValueError(func)
 
 
@@ -146,6 +154,17 @@ def main():
     for n in (1, 2, 3):
         s = (5,)
         L.append(case("select", [("bool", s)] * n + [(rng.choice(DTYPES[1:]), s) for _ in range(n)], []))
+    for mode in (1, 2):
+        for n in (1, 3):
+            L.append(case("choose", [("int8", (2, 3))] + [(rng.choice(DTYPES[1:]), rng.choice([(3,), (2, 3), (1,)]))
+                                                          for _ in range(n)], [mode]))
+    # mode raise with choices in range (out of range is found on the device: gpu_test_index)
+    L.append(case("choose", [("bool", (4,)), ("float32", (4,)), ("int16", (4,))], [0]))
+    for s_, n, inc in (((3,), -1, 0), ((4,), 3, 1), ((2,), 0, 0), ((3,), 1, 1), ((2, 2), -1, 0)):
+        L.append(case("vander", [("int64", s_)], [n, inc]))
+    for trim in (0, 1, 2):
+        for s_ in ((7,), (1,), (0,)):
+            L.append(case("trim_zeros", [("int32", s_)], [trim]))
     print("\n".join(L))
 
 

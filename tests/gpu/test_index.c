@@ -94,8 +94,8 @@ static void take_table(void)
             char want[160];
             long long ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
             long long size = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
-            snprintf(want, sizeof want, "loom_take: index out of bounds for axis %lld with size %lld",
-                     ax, size);
+            snprintf(want, sizeof want, "loom_%s: index out of bounds for axis %lld with size %lld",
+                     func, ax, size);
             /* evaluation itself succeeds without waiting; reading reports it */
             CHECK_EQ_INT(loom_eval(r), LOOM_OK);
             double *v = read_back(r);
@@ -150,7 +150,7 @@ static void getitem_table(void)
             char want[160];
             long long ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
             long long size = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
-            snprintf(want, sizeof want, "loom_take: index out of bounds for axis %lld with size %lld",
+            snprintf(want, sizeof want, "loom_getitem: index out of bounds for axis %lld with size %lld",
                      ax, size);
             double *v = read_back(r);
             CHECK(v == NULL);
@@ -242,6 +242,14 @@ static void fused_gathers(void)
     CHECK(loom_get(yp, got, sizeof got) == LOOM_ERR_INVALID);
     CHECK_STR(loom_last_error(), "loom_take: index out of bounds for axis 0 with size 4096");
     CHECK_EQ_INT(loom_get(x, got, sizeof got), LOOM_OK);
+
+    /* np.choose in mode raise: a choice out of range fails the read, naming loom_choose */
+    int64_t two1 = 2, cv[] = {0, 5};
+    loom_array *ch[] = {loom_zeros(1, &two1, LOOM_FLOAT32), loom_ones(1, &two1, LOOM_FLOAT32)};
+    loom_array *chosen = loom_choose(loom_asarray(cv, LOOM_INT64, 1, &two1), ch, 2, LOOM_MODE_RAISE);
+    float cg[2];
+    CHECK(loom_get(chosen, cg, sizeof cg) == LOOM_ERR_INVALID);
+    CHECK_STR(loom_last_error(), "loom_choose: index out of bounds for axis 0 with size 2");
     int64_t s3[] = {3, 4, 5};
     loom_array *src = loom_transpose(loom_reshape(loom_arange(0, 60, 1, LOOM_FLOAT64), 3, s3), NULL);
     int64_t two[] = {2, 2}, iv[] = {0, -1, 7, 2};
