@@ -22,17 +22,23 @@ static loom_array *arange_along(const char *fn, int64_t n, int at, int nd)
     return loom__reshape(fn, "arange", loom_arange(0, (double)n, 1, LOOM_INT64), nd, shape);
 }
 
+/* The arrays and out of a function writing n views: valid, no NULL entry; out cleared. */
+static int check_list(const char *fn, loom_array *const *arrays, int n, loom_array **out)
+{
+    if (!out || n < 0 || (n > 0 && !arrays)) {
+        loom__error(LOOM_ERR_INVALID, fn, "invalid array list (%d arrays)", n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = NULL;
+    return loom__check_input_list(fn, arrays, n) ? -1 : 0;
+}
+
 int loom_meshgrid(loom_array *const *arrays, int n, const char *indexing, bool sparse,
                   loom_array **out)
 {
     static const char fn[] = "loom_meshgrid";
-    if (!out || n < 0 || (n > 0 && !arrays)) {
-        loom__error(LOOM_ERR_INVALID, fn, "invalid array list (%d arrays)", n);
-        return LOOM_ERR_INVALID;
-    }
-    for (int i = 0; i < n; i++)
-        out[i] = NULL;
-    if (loom__check_input_list(fn, arrays, n))
+    if (check_list(fn, arrays, n, out))
         return LOOM_ERR_INVALID;
     bool xy = !indexing || strcmp(indexing, "xy") == 0;
     if (!xy && strcmp(indexing, "ij") != 0) {
@@ -104,13 +110,7 @@ loom_array *loom_indices(int ndim, const int64_t *dims, loom_dtype dtype)
 int loom_ix(loom_array *const *arrays, int n, loom_array **out)
 {
     static const char fn[] = "loom_ix";
-    if (!out || n < 0 || (n > 0 && !arrays)) {
-        loom__error(LOOM_ERR_INVALID, fn, "invalid array list (%d arrays)", n);
-        return LOOM_ERR_INVALID;
-    }
-    for (int i = 0; i < n; i++)
-        out[i] = NULL;
-    if (loom__check_input_list(fn, arrays, n))
+    if (check_list(fn, arrays, n, out))
         return LOOM_ERR_INVALID;
     for (int i = 0; i < n; i++) {
         if (arrays[i]->ndim != 1) {

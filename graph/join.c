@@ -121,18 +121,26 @@ static int check_joinable(const char *fn, loom_array *const *in, int n, int axis
     return 0;
 }
 
-static loom_array *concatenate(const char *fn, loom_array *const *arrays, int n, int axis)
+/* A list of n arrays to join: valid, no NULL entry, not empty (else the error `empty`). */
+static int check_list(const char *fn, loom_array *const *arrays, int n, const char *empty)
 {
     if (n < 0 || (n > 0 && !arrays)) {
         loom__error(LOOM_ERR_INVALID, fn, "invalid array list (%d arrays)", n);
-        return NULL;
+        return -1;
     }
     if (loom__check_input_list(fn, arrays, n))
-        return NULL;
+        return -1;
     if (n == 0) {
-        loom__error(LOOM_ERR_INVALID, fn, "need at least one array to concatenate");
-        return NULL;
+        loom__error(LOOM_ERR_INVALID, fn, "%s", empty);
+        return -1;
     }
+    return 0;
+}
+
+static loom_array *concatenate(const char *fn, loom_array *const *arrays, int n, int axis)
+{
+    if (check_list(fn, arrays, n, "need at least one array to concatenate"))
+        return NULL;
     loom_dtype dt = loom_result_type_arrays(arrays, n);
     if (dt == LOOM_NO_DTYPE)
         return NULL;
@@ -178,16 +186,8 @@ static loom_array *join_each(const char *fn, loom_array *const *arrays, int n,
                              loom_array *(*f)(const char *, loom_array *), int axis,
                              int axis_of_first)
 {
-    if (n < 0 || (n > 0 && !arrays)) {
-        loom__error(LOOM_ERR_INVALID, fn, "invalid array list (%d arrays)", n);
+    if (check_list(fn, arrays, n, "need at least one array to concatenate"))
         return NULL;
-    }
-    if (loom__check_input_list(fn, arrays, n))
-        return NULL;
-    if (n == 0) {
-        loom__error(LOOM_ERR_INVALID, fn, "need at least one array to concatenate");
-        return NULL;
-    }
     loom_scope_begin();
     loom_array **in = malloc((size_t)n * sizeof *in);
     loom_array *r = NULL;
@@ -264,16 +264,8 @@ loom_array *loom_column_stack(loom_array *const *arrays, int n)
 loom_array *loom_stack(loom_array *const *arrays, int n, int axis)
 {
     static const char fn[] = "loom_stack";
-    if (n < 0 || (n > 0 && !arrays)) {
-        loom__error(LOOM_ERR_INVALID, fn, "invalid array list (%d arrays)", n);
+    if (check_list(fn, arrays, n, "need at least one array to stack"))
         return NULL;
-    }
-    if (loom__check_input_list(fn, arrays, n))
-        return NULL;
-    if (n == 0) {
-        loom__error(LOOM_ERR_INVALID, fn, "need at least one array to stack");
-        return NULL;
-    }
     for (int i = 1; i < n; i++) {
         bool same = arrays[i]->ndim == arrays[0]->ndim;
         for (int d = 0; same && d < arrays[0]->ndim; d++)

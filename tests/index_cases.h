@@ -307,6 +307,83 @@ static inline loom_index_term parse_term(char *tok)
     return t;
 }
 
+/* Checks an index out of bounds of result r of function func: the gather names axis and size
+ * (the caller's way: on the CPU the reference evaluator, on the GPU a read that fails). */
+typedef void (*oob_checker)(const char *where, loom_array *r, loom_array *a, const char *func,
+                            int64_t axis, int64_t size);
+
+/* Runs every case of take_cases.txt (func | a | indices | axis mode | result) or
+ * getitem_cases.txt (getitem | a | terms | result): errors at the call must be NumPy's
+ * (check_errors false skips them), out-of-bounds cases go to oob, values to check. Returns the
+ * number of cases. */
+static inline int run_gather_table(const char *path, case_checker check, oob_checker oob,
+                                   bool check_errors)
+{
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (!f)
+        return 0;
+    char *line = NULL;
+    size_t cap = 0;
+    int ncases = 0;
+    while (getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\n")] = 0;
+        char where[160];
+        snprintf(where, sizeof where, "%s:%d", strrchr(path, '/') + 1, ++ncases);
+        char *field[5] = {0}, *save, *p, *tok;
+        int nf = 0;
+        for (tok = strtok_r(line, "|", &save); tok && nf < 5; tok = strtok_r(NULL, "|", &save))
+            field[nf++] = tok;
+        char *result = field[nf - 1] + 1, *q;
+        if (strncmp(result, "err ", 4) == 0 && !check_errors)
+            continue;
+        char func[32];
+        sscanf(field[0], "%31s", func);
+        loom_scope_begin();
+        loom_array *a = make_source(strtok_r(field[1], " ", &p)), *r;
+        if (strcmp(func, "getitem") == 0) {
+            loom_index_term terms[16];
+            int n = 0;
+            for (tok = strtok_r(field[2], " ", &p); tok && n < 16; tok = strtok_r(NULL, " ", &p))
+                terms[n++] = parse_term(tok);
+            loom_clear_error();
+            r = loom_getitem(a, terms, n);
+        } else {
+            char mode[16], axis_s[16];
+            sscanf(field[3], "%15s %15s", axis_s, mode);
+            int axis = strcmp(axis_s, "N") == 0 ? LOOM_AXIS_NONE : atoi(axis_s);
+            loom_index_mode m = mode[0] == 'w'   ? LOOM_MODE_WRAP
+                                : mode[0] == 'c' ? LOOM_MODE_CLIP
+                                                 : LOOM_MODE_RAISE;
+            loom_array *idx = make_indices(strtok_r(field[2], " ", &p));
+            loom_clear_error();
+            r = strcmp(func, "take") == 0 ? loom_take_mode(a, idx, axis, m)
+                                          : loom_take_along_axis(a, idx, axis);
+        }
+        char *kind = strtok_r(result, " ", &q);
+        if (strcmp(kind, "err") == 0) {
+            char want[512];
+            snprintf(want, sizeof want, "loom_%s: %s", func, q);
+            CHECK(r == NULL);
+            CHECK_STR(loom_last_error(), want);
+            if (r || !loom_last_error() || strcmp(loom_last_error(), want))
+                fprintf(stderr, "%s\n", where);
+        } else if (!r) {
+            CHECK(r != NULL);
+            fprintf(stderr, "%s: %s\n", where, loom_last_error());
+        } else if (strcmp(kind, "oob") == 0) {
+            int64_t ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
+            oob(where, r, a, func, ax, strtoll(strtok_r(NULL, " ", &q), NULL, 10));
+        } else {
+            check(where, r, &q);
+        }
+        loom_scope_end();
+    }
+    free(line);
+    fclose(f);
+    return ncases;
+}
+
 #ifdef LOOM_TEST_GRAPH_EVAL_H
 /* The CPU checker of run_table: the value through tests/graph_eval.h. */
 static inline void ge_check_result(const char *where, loom_array *r, char **p)
@@ -339,6 +416,24 @@ static inline void ge_check_result(const char *where, loom_array *r, char **p)
     ge_free(&m);
 }
 
+
+/* The CPU oob_checker: the gather names the axis and size, and the reference finds it. */
+static inline void ge_check_oob(const char *where, loom_array *r, loom_array *a, const char *func,
+                                int64_t axis, int64_t size)
+{
+    (void)a, (void)func;
+    CHECK(r->op == LOOM_OP_TAKE);
+    if (r->op != LOOM_OP_TAKE) {
+        fprintf(stderr, "%s: not a gather\n", where);
+        return;
+    }
+    CHECK_EQ_INT(r->param.take.report_axis, axis);
+    CHECK_EQ_INT(r->param.take.report_size, size);
+    ge_memo m = {0};
+    CHECK(ge_eval(r, &m) != NULL);
+    CHECK_EQ_INT(m.oob, 1);
+    ge_free(&m);
+}
 #endif
 
 #endif

@@ -11,61 +11,8 @@
 
 static void table(void)
 {
-    FILE *f = fopen(LOOM_TEST_DATA "/getitem_cases.txt", "r");
-    CHECK(f != NULL);
-    if (!f)
-        return;
-    char *line = NULL;
-    size_t cap = 0;
-    int ncases = 0;
-    while (getline(&line, &cap, f) > 0) {
-        line[strcspn(line, "\n")] = 0;
-        char where[64];
-        snprintf(where, sizeof where, "getitem_cases.txt:%d", ++ncases);
-        char *field[4], *save, *p, *tok;
-        field[0] = strtok_r(line, "|", &save);
-        for (int i = 1; i < 4; i++)
-            field[i] = strtok_r(NULL, "|", &save);
-        loom_scope_begin();
-        loom_array *a = make_source(strtok_r(field[1], " ", &p));
-        loom_index_term terms[16];
-        int n = 0;
-        for (tok = strtok_r(field[2], " ", &p); tok; tok = strtok_r(NULL, " ", &p))
-            terms[n++] = parse_term(tok);
-        loom_clear_error();
-        loom_array *r = loom_getitem(a, terms, n);
-        char *q, *kind = strtok_r(field[3], " ", &q);
-        if (strcmp(kind, "err") == 0) {
-            char want[512];
-            snprintf(want, sizeof want, "loom_getitem: %s", q);
-            CHECK(r == NULL);
-            CHECK_STR(loom_last_error(), want);
-            if (r || !loom_last_error() || strcmp(loom_last_error(), want))
-                fprintf(stderr, "%s\n", where);
-        } else if (strcmp(kind, "oob") == 0) {
-            CHECK(r != NULL && r->op == LOOM_OP_TAKE);
-            if (r && r->op == LOOM_OP_TAKE) {
-                CHECK_EQ_INT(r->param.take.report_axis, strtoll(strtok_r(NULL, " ", &q), NULL, 10));
-                CHECK_EQ_INT(r->param.take.report_size, strtoll(strtok_r(NULL, " ", &q), NULL, 10));
-                ge_memo m = {0};
-                CHECK(ge_eval(r, &m) != NULL);
-                CHECK_EQ_INT(m.oob, 1);
-                ge_free(&m);
-            } else {
-                fprintf(stderr, "%s: %s\n", where, loom_last_error());
-            }
-        } else {
-            CHECK(r != NULL);
-            if (r)
-                ge_check_result(where, r, &q);
-            else
-                fprintf(stderr, "%s: %s\n", where, loom_last_error());
-        }
-        loom_scope_end();
-    }
-    free(line);
-    fclose(f);
-    CHECK(ncases > 400);
+    CHECK(run_gather_table(LOOM_TEST_DATA "/getitem_cases.txt", ge_check_result, ge_check_oob,
+                           true) > 400);
 }
 
 static void plans(void)

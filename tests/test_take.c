@@ -14,87 +14,9 @@
 
 static void table_cases(void)
 {
-    FILE *f = fopen(LOOM_TEST_DATA "/take_cases.txt", "r");
-    CHECK(f != NULL);
-    if (!f)
-        return;
-    char *line = NULL;
-    size_t cap = 0;
-    int ncases = 0, noob = 0;
-    while (getline(&line, &cap, f) > 0) {
-        line[strcspn(line, "\n")] = 0;
-        ncases++;
-        char *field[5], *save, *p;
-        field[0] = strtok_r(line, "|", &save);
-        for (int i = 1; i < 5; i++)
-            field[i] = strtok_r(NULL, "|", &save);
-        char func[32], mode[16], axis_s[16];
-        sscanf(field[0], "%31s", func);
-        sscanf(field[3], "%15s %15s", axis_s, mode);
-        int axis = strcmp(axis_s, "N") == 0 ? LOOM_AXIS_NONE : atoi(axis_s);
-        loom_index_mode m = mode[0] == 'w' ? LOOM_MODE_WRAP : mode[0] == 'c' ? LOOM_MODE_CLIP
-                                                                           : LOOM_MODE_RAISE;
-        loom_scope_begin();
-        loom_array *a = make_source(strtok_r(field[1], " ", &p));
-        loom_array *idx = make_indices(strtok_r(field[2], " ", &p));
-        loom_clear_error();
-        loom_array *r = strcmp(func, "take") == 0 ? loom_take_mode(a, idx, axis, m)
-                                                  : loom_take_along_axis(a, idx, axis);
-        char *result = field[4] + 1, *q;
-        char *kind = strtok_r(result, " ", &q);
-        if (strcmp(kind, "err") == 0) {
-            char want[512];
-            snprintf(want, sizeof want, "loom_%s: %s", func, q);
-            CHECK(r == NULL);
-            CHECK_STR(loom_last_error(), want);
-            if (r || !loom_last_error() || strcmp(loom_last_error(), want))
-                fprintf(stderr, "take_cases.txt:%d\n", ncases);
-        } else if (strcmp(kind, "oob") == 0) {
-            /* recorded; the device reports it naming NumPy's axis and size */
-            noob++;
-            CHECK(r != NULL && (r->op == LOOM_OP_TAKE));
-            int64_t ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
-            int64_t size = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
-            if (r && (r->op == LOOM_OP_TAKE)) {
-                CHECK_EQ_INT(r->param.take.report_axis, ax);
-                CHECK_EQ_INT(r->param.take.report_size, size);
-                ge_memo mm = {0};
-                CHECK(ge_eval(r, &mm) != NULL);
-                CHECK_EQ_INT(mm.oob, 1);
-                ge_free(&mm);
-            }
-        } else {
-            char *dt = strtok_r(NULL, " ", &q), *shape_s = strtok_r(NULL, " ", &q);
-            int64_t shape[LOOM_MAXDIMS];
-            int nd = parse_shape(shape_s, shape);
-            bool ok = r && strcmp(loom_dtype_name(loom_dtype_of(r)), dt) == 0 && loom_ndim(r) == nd;
-            for (int d = 0; ok && d < nd; d++)
-                ok = loom_shape(r)[d] == shape[d];
-            CHECK(ok);
-            if (!ok) {
-                fprintf(stderr, "take_cases.txt:%d: %s\n", ncases, r ? "shape or dtype" : loom_last_error());
-            } else {
-                ge_memo mm = {0};
-                ge_value *v = ge_eval(r, &mm);
-                CHECK(v != NULL);
-                CHECK_EQ_INT(mm.oob, 0);
-                int bad = 0;
-                for (int64_t i = 0; v && i < loom_size(r); i++) {
-                    double want = strtod(strtok_r(NULL, " ", &q), NULL);
-                    if (v[i].re != want && bad++ < 3)
-                        fprintf(stderr, "take_cases.txt:%d: element %lld is %g, NumPy %g\n", ncases,
-                                (long long)i, v[i].re, want);
-                }
-                CHECK_EQ_INT(bad, 0);
-                ge_free(&mm);
-            }
-        }
-        loom_scope_end();
-    }
-    free(line);
-    fclose(f);
-    CHECK_EQ_INT(ncases, 300);
-    CHECK(noob > 10);
+    CHECK_EQ_INT(run_gather_table(LOOM_TEST_DATA "/take_cases.txt", ge_check_result, ge_check_oob,
+                                  true),
+                 300);
 }
 
 static int kernels(const loom_plan *p)
