@@ -776,6 +776,17 @@ loom_array *loom_vander(loom_array *x, int64_t n, bool increasing);
  * length depends on them) and returns a view. */
 loom_array *loom_trim_zeros(loom_array *a, const char *trim);
 
+/* ---- updates as new versions (the inputs never change; docs/indexing.md) ---- */
+
+/* np.putmask(a, mask, values) as a new array: where mask (a's size), values[n % values.size]
+ * at flat position n; values cast to a's dtype with casting 'safe' (weak scalars: as NumPy). */
+loom_array *loom_putmask(loom_array *a, loom_array *mask, loom_array *values);
+/* np.place(a, mask, vals) as a new array: the k-th true element of mask takes
+ * vals[k % vals.size]. An empty vals fails unless a is empty (the mask is not read). */
+loom_array *loom_place(loom_array *a, loom_array *mask, loom_array *vals);
+/* np.copyto(dst, src, casting="same_kind", where) as a new array (where NULL: everywhere). */
+loom_array *loom_copyto(loom_array *dst, loom_array *src, loom_array *where);
+
 /* ---- comparisons of whole arrays ---- */
 
 /* np.isclose: |a - b| <= atol + rtol |b| (b finite) or a == b; equal_nan: NaN equals NaN. */

@@ -2,7 +2,7 @@
  * products and the joins record (host leaves, scalars, eye, views, copies, casts, multiply,
  * logical_and, conjugate, sum, any, matmul, concatenate, take, add, subtract, remainder,
  * floor_divide, minimum, maximum, the comparisons, logical_or, absolute, isnan, isfinite, where,
- * full, cumprod of reals) and the range generators, so tests can check the values a graph
+ * full, cumsum and cumprod of reals) and the range generators, so tests can check the values a graph
  * stands for without a GPU. Values are complex doubles; integer results wrap to their dtype at
  * every node, bool results are 0 or 1. Float rounding is modelled only for arange and
  * linspace (ge_range_at, each element as kernels/loom_gen.cuh computes it); elsewhere tests
@@ -347,7 +347,8 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
             out[i] = ge_convert(out[i], dt);
         break;
     }
-    case LOOM_OP_CUMPROD: { /* real products along param.scan.axis */
+    case LOOM_OP_CUMSUM:
+    case LOOM_OP_CUMPROD: { /* real sums or products along param.scan.axis */
         int ax = (int)n->param.scan.axis;
         int64_t inner = 1;
         for (int d = ax + 1; d < n->ndim; d++)
@@ -356,7 +357,13 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
         for (int64_t i = 0; i < size; i++) {
             int64_t c = i / inner % len;
             ge_value v = ge_convert(in[0][i], (loom_dtype)n->cdtype);
-            out[i] = c ? ge_convert((ge_value){out[i - inner].re * v.re, 0}, (loom_dtype)n->cdtype) : v;
+            if (c == 0) {
+                out[i] = v;
+                continue;
+            }
+            double prev = out[i - inner].re;
+            double acc = n->op == LOOM_OP_CUMSUM ? prev + v.re : prev * v.re;
+            out[i] = ge_convert((ge_value){acc, 0}, (loom_dtype)n->cdtype);
         }
         for (int64_t i = 0; i < size; i++)
             out[i] = ge_convert(out[i], dt);

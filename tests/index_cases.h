@@ -201,6 +201,12 @@ static inline int run_shape(const jcase *c, loom_array **out)
         r = loom_choose(a, c->in + 1, c->nin - 1, (loom_index_mode)g[0]);
     else if (strcmp(f, "vander") == 0)
         r = loom_vander(a, g[0], g[1]);
+    else if (strcmp(f, "putmask") == 0)
+        r = loom_putmask(a, c->in[1], c->in[2]);
+    else if (strcmp(f, "place") == 0)
+        r = loom_place(a, c->in[1], c->in[2]);
+    else if (strcmp(f, "copyto") == 0)
+        r = loom_copyto(a, c->in[1], c->nin > 2 ? c->in[2] : NULL);
     else if (strcmp(f, "trim_zeros") == 0)
         r = loom_trim_zeros(a, (const char *const[]){"fb", "f", "b"}[g[0]]);
     if (!lists)

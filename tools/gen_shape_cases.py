@@ -16,6 +16,7 @@ Arguments per function (integers):
   isclose: equal_nan (rtol 0.1, atol 2)   select: (inputs: conditions as bool, then choices)
   choose: mode (0 raise, 1 wrap, 2 clip; inputs: a, then the choices)
   vander: n increasing               trim_zeros: 0 "fb", 1 "f", 2 "b" (reads values: GPU only)
+  putmask, place: (inputs: a, mask, values)    copyto: (inputs: dst, src[, where])
 """
 import random
 
@@ -67,6 +68,18 @@ def call(func, a, args):
         return [np.choose(a[0], a[1:], mode=["raise", "wrap", "clip"][args[0]])]
     if func == "vander":
         return [np.vander(a[0], None if args[0] < 0 else args[0], increasing=bool(args[1]))]
+    if func == "putmask":
+        r = a[0].copy()
+        np.putmask(r, a[1], a[2])
+        return [r]
+    if func == "place":
+        r = a[0].copy()
+        np.place(r, a[1], a[2])
+        return [r]
+    if func == "copyto":
+        r = a[0].copy()
+        np.copyto(r, a[1], where=a[2] if len(a) > 2 else True)
+        return [r]
     if func == "trim_zeros":
         return [np.trim_zeros(a[0], ["fb", "f", "b"][args[0]])]
     raise ValueError(func)
@@ -165,6 +178,15 @@ def main():
     for trim in (0, 1, 2):
         for s_ in ((7,), (1,), (0,)):
             L.append(case("trim_zeros", [("int32", s_)], [trim]))
+    for func in ("putmask", "place"):
+        for s_, ms, vs, vt in (((2, 3), (2, 3), (2,), "int32"), ((6,), (2, 3), (4,), "int8"),
+                               ((2, 3), (5,), (2,), "int32"), ((3,), (3,), (5,), "float64"),
+                               ((3,), (3,), (0,), "int32")):
+            L.append(case(func, [("int64", s_), ("bool", ms), (vt, vs)], []))
+    for dt_src, wshape in (("int32", None), ("float64", None), ("int8", (3,)), ("int64", (2, 1)),
+                           ("int16", (4,))):
+        specs = [("int64", (2, 3)), (dt_src, (3,))] + ([("bool", wshape)] if wshape else [])
+        L.append(case("copyto", specs, []))
     print("\n".join(L))
 
 
