@@ -189,3 +189,51 @@ loom_array *loom_resize(loom_array *a, int ndim, const int64_t *shape)
     return loom__scope_return(flat && i ? loom__take(fn, flat, i, 0, LOOM_MODE_WRAP, LOOM_REPORT_TAKE, 0, a->size)
                                         : NULL);
 }
+
+loom_array *loom_delete(loom_array *a, const int64_t *indices, int nindices, int axis)
+{
+    static const char fn[] = "loom_delete";
+    if (!a)
+        return NULL;
+    if (nindices < 0 || (nindices > 0 && !indices)) {
+        loom__error(LOOM_ERR_INVALID, fn, "invalid index list (%d indices)", nindices);
+        return NULL;
+    }
+    loom_scope_begin();
+    loom_array *src = a, *r = NULL;
+    int ax = 0;
+    if (axis == LOOM_AXIS_NONE)
+        src = loom__reshape(fn, "ravel", a, 1, (int64_t[]){-1});
+    else if (loom__normalize_axis(fn, NULL, axis, a->ndim, &ax))
+        src = NULL;
+    if (!src)
+        return loom__scope_return(NULL);
+    /* the positions kept, known now: every position of the axis but the listed ones */
+    int64_t n = src->shape[ax], kept = 0;
+    bool *drop = calloc((size_t)(n ? n : 1), sizeof *drop);
+    int64_t *pos = malloc((size_t)(n ? n : 1) * sizeof *pos);
+    if (!drop || !pos) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+    } else {
+        bool ok = true;
+        for (int i = 0; i < nindices && ok; i++) {
+            int64_t k = indices[i] < 0 ? indices[i] + n : indices[i];
+            if (k < 0 || k >= n) {
+                loom__error(LOOM_ERR_INVALID, fn, "index %lld is out of bounds for axis %d with size %lld",
+                            (long long)indices[i], ax, (long long)n);
+                ok = false;
+            } else {
+                drop[k] = true;
+            }
+        }
+        for (int64_t i = 0; ok && i < n; i++)
+            if (!drop[i])
+                pos[kept++] = i;
+        loom_array *idx = ok ? loom_asarray(pos, LOOM_INT64, 1, &kept) : NULL;
+        if (idx)
+            r = loom__take(fn, src, idx, ax, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, ax, n);
+    }
+    free(drop);
+    free(pos);
+    return loom__scope_return(r);
+}

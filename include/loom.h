@@ -733,6 +733,9 @@ loom_array *loom_repeat(loom_array *a, int64_t repeats, int axis);
 /* np.repeat with a count per element along axis (ncounts == the axis' extent, or 1). The
  * counts are host values, so the result's shape is known at the call; a gather. */
 loom_array *loom_repeat_counts(loom_array *a, const int64_t *counts, int ncounts, int axis);
+/* np.delete(a, indices, axis) with a list of host indices (negative count from the end,
+ * repeats allowed; LOOM_AXIS_NONE: a flattened): a gather of the positions kept. */
+loom_array *loom_delete(loom_array *a, const int64_t *indices, int nindices, int axis);
 /* np.resize(a, shape): a's elements in C order, repeated to fill the shape (a gather). */
 loom_array *loom_resize(loom_array *a, int ndim, const int64_t *shape);
 /* np.pad(a, pad_width, mode, constant_values): pad_width has 2 * ndim entries (before and

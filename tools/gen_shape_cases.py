@@ -17,6 +17,7 @@ Arguments per function (integers):
   choose: mode (0 raise, 1 wrap, 2 clip; inputs: a, then the choices)
   vander: n increasing               trim_zeros: 0 "fb", 1 "f", 2 "b" (reads values: GPU only)
   putmask, place: (inputs: a, mask, values)    copyto: (inputs: dst, src[, where])
+  delete: axis indices...
 """
 import random
 
@@ -80,6 +81,8 @@ def call(func, a, args):
         r = a[0].copy()
         np.copyto(r, a[1], where=a[2] if len(a) > 2 else True)
         return [r]
+    if func == "delete":
+        return [np.delete(a[0], args[1:], axis=None if args[0] == "N" else args[0])]
     if func == "trim_zeros":
         return [np.trim_zeros(a[0], ["fb", "f", "b"][args[0]])]
     raise ValueError(func)
@@ -178,6 +181,10 @@ def main():
     for trim in (0, 1, 2):
         for s_ in ((7,), (1,), (0,)):
             L.append(case("trim_zeros", [("int32", s_)], [trim]))
+    for s_, axis, idx in (((6,), 0, [5, 7]), ((6,), 0, [-1, 1, 1]), ((2, 3), 2, [0]),
+                          ((2, 3), 1, [0, 2]), ((2, 3), "N", [4, 0]), ((2, 3), -2, []),
+                          ((3, 2), 0, [0, 1, 2])):
+        L.append(case("delete", [(rng.choice(DTYPES), s_)], [axis] + idx))
     for func in ("putmask", "place"):
         for s_, ms, vs, vt in (((2, 3), (2, 3), (2,), "int32"), ((6,), (2, 3), (4,), "int8"),
                                ((2, 3), (5,), (2,), "int32"), ((3,), (3,), (5,), "float64"),
