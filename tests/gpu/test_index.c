@@ -162,6 +162,27 @@ static void fused_gathers(void)
     CHECK_STR(loom_last_error(), "loom_take: index out of bounds for axis 0 with size 4096");
     CHECK_EQ_INT(loom_get(x, got, sizeof got), LOOM_OK);
 
+    /* a long gather with scattered indices (negative ones too) from a strided source */
+    enum { M = (1 << 20) + 5 };
+    float *big = malloc(2 * (size_t)M * sizeof *big), *gout = malloc((size_t)M * sizeof *gout);
+    int64_t *bi = malloc((size_t)M * sizeof *bi), m2 = 2 * (int64_t)M, m1 = M;
+    for (int64_t i = 0; i < 2 * (int64_t)M; i++)
+        big[i] = (float)(i % 10007);
+    for (int64_t i = 0; i < M; i++)
+        bi[i] = (i * 2654435761LL) % M - (i % 3 == 0 ? M : 0);
+    loom_array *src2 = loom_slice(loom_asarray(big, LOOM_FLOAT32, 1, &m2), 0, 1, LOOM_NONE, 2);
+    loom_array *gbig = loom_take(src2, loom_asarray(bi, LOOM_INT64, 1, &m1), 0);
+    CHECK_EQ_INT(loom_get(gbig, gout, (size_t)M * sizeof *gout), LOOM_OK);
+    bad = 0;
+    for (int64_t i = 0; i < M; i++) {
+        int64_t k = bi[i] < 0 ? bi[i] + M : bi[i];
+        bad += gout[i] != big[2 * k + 1];
+    }
+    CHECK_EQ_INT(bad, 0);
+    free(big);
+    free(gout);
+    free(bi);
+
     /* np.choose in mode raise: a choice out of range fails the read, naming loom_choose */
     int64_t two1 = 2, cv[] = {0, 5};
     loom_array *ch[] = {loom_zeros(1, &two1, LOOM_FLOAT32), loom_ones(1, &two1, LOOM_FLOAT32)};
