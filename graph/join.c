@@ -1,7 +1,9 @@
 /* Joining arrays: concatenate and the routines built on it (stack, hstack, vstack, dstack,
  * column_stack, append, block). Each result is one CONCAT node, which the fuser computes
  * with one kernel writing the result once (docs/indexing.md). */
+#include "index.h"
 #include "reduce.h"
+#include "ufunc.h"
 #include "views.h"
 
 #include <stdlib.h>
@@ -337,5 +339,126 @@ loom_array *loom_block(loom_array *const *arrays, int nrows, int ncols)
         r = concatenate(fn, rows, nrows, nd - 2);
     free(rows);
     free(cells);
+    return loom__scope_return(r);
+}
+
+/* np.insert's positions (a sequence): negative ones count from the end, then each moves past
+ * the values inserted before it in sorted order (a stable sort), as NumPy computes them. Writes
+ * where each of the n values lands among n + len result positions, and where each old element
+ * lands; -1 with NumPy's error when a position falls outside. */
+static int insert_positions(const char *fn, const int64_t *positions, int n, int64_t len, int ax,
+                            int64_t *at, int64_t *old_at)
+{
+    int64_t total = len + n;
+    int *order = malloc((size_t)(n ? n : 1) * sizeof *order);
+    unsigned char *taken = calloc((size_t)(total ? total : 1), 1);
+    if (!order || !taken) {
+        free(order);
+        free(taken);
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        at[i] = positions[i] < 0 ? positions[i] + len : positions[i];
+        order[i] = i;
+    }
+    for (int i = 1; i < n; i++) /* stable insertion sort of order by at */
+        for (int j = i; j > 0 && at[order[j - 1]] > at[order[j]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    for (int i = 0; i < n; i++)
+        at[order[i]] += i;
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        if (at[i] < -total || at[i] >= total) {
+            loom__error(LOOM_ERR_INVALID, fn, "index %lld is out of bounds for axis %d with size %lld",
+                        (long long)at[i], ax, (long long)total);
+            rc = -1;
+        } else {
+            at[i] = at[i] < 0 ? at[i] + total : at[i];
+            taken[at[i]] = 1;
+        }
+    }
+    int64_t k = 0;
+    for (int64_t p = 0; rc == 0 && p < total; p++)
+        if (!taken[p] && k < len)
+            old_at[k++] = p;
+    if (rc == 0 && k != len) {
+        loom__error(LOOM_ERR_INVALID, fn, "insert positions collide: %lld old elements for %lld places",
+                    (long long)len, (long long)k);
+        rc = -1;
+    }
+    free(order);
+    free(taken);
+    return rc;
+}
+
+loom_array *loom_insert(loom_array *a, const int64_t *positions, int n, loom_array *values, int axis)
+{
+    static const char fn[] = "loom_insert";
+    if (!a || !values)
+        return NULL;
+    if (n < 0 || (n > 0 && !positions)) {
+        loom__error(LOOM_ERR_INVALID, fn, "invalid position list (%d positions)", n);
+        return NULL;
+    }
+    loom_scope_begin();
+    loom_array *src = a, *r = NULL;
+    int ax = 0;
+    if (axis == LOOM_AXIS_NONE)
+        src = loom__reshape(fn, "ravel", a, 1, (int64_t[]){-1});
+    else if (loom__normalize_axis(fn, NULL, axis, a->ndim, &ax))
+        src = NULL;
+    if (!src || n == 0)
+        return loom__scope_return(src);
+    int64_t len = src->shape[ax], total = len + n;
+    int64_t *at = malloc((size_t)n * sizeof *at), *old_at = malloc((size_t)(len ? len : 1) * sizeof *old_at);
+    int64_t *from = malloc((size_t)total * sizeof *from);
+    bool *is_new = malloc((size_t)total * sizeof *is_new);
+    if (!at || !old_at || !from || !is_new) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+    } else if (insert_positions(fn, positions, n, len, ax, at, old_at) == 0) {
+        /* result position p along the axis: value from[p] of the values or of a */
+        for (int i = 0; i < n; i++)
+            from[at[i]] = i, is_new[at[i]] = true;
+        for (int64_t i = 0; i < len; i++)
+            from[old_at[i]] = i, is_new[old_at[i]] = false;
+        /* values as NumPy's array(values, ndmin=a.ndim, dtype=a.dtype), broadcast to the
+         * inserted block */
+        int64_t vshape[LOOM_MAXDIMS], block[LOOM_MAXDIMS], along[LOOM_MAXDIMS];
+        int nd = src->ndim;
+        bool fits = values->ndim <= nd;
+        for (int d = 0; d < nd; d++) {
+            vshape[d] = d < nd - values->ndim ? 1 : values->shape[d - (nd - values->ndim)];
+            block[d] = d == ax ? n : src->shape[d];
+            along[d] = d == ax ? total : 1;
+            fits = fits && (vshape[d] == block[d] || vshape[d] == 1);
+        }
+        if (!fits) {
+            char b1[512], b2[512];
+            loom__error(LOOM_ERR_INVALID, fn,
+                        "shape mismatch: value array of shape %s could not be broadcast to indexing "
+                        "result of shape %s",
+                        loom__fmt_shape(b1, sizeof b1, values->ndim, values->shape),
+                        loom__fmt_shape(b2, sizeof b2, nd, block));
+        } else {
+            loom_array *v = loom__reshape(fn, "insert", loom_astype(values, (loom_dtype)src->dtype), nd, vshape);
+            v = v ? loom__broadcast_to(fn, v, nd, block) : NULL;
+            loom_array *fi = loom_asarray(from, LOOM_INT64, 1, &total);
+            loom_array *mask = loom_asarray(is_new, LOOM_BOOL, 1, &total);
+            mask = mask ? loom__reshape(fn, "insert", mask, nd, along) : NULL;
+            loom_array *gv = v && fi ? loom__take(fn, v, fi, ax, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, ax, n) : NULL;
+            loom_array *ga = fi ? loom__take(fn, src, fi, ax, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, ax, len ? len : 1) : NULL;
+            if (len == 0)
+                ga = gv; /* no old element is ever chosen */
+            r = mask && gv && ga ? loom__ew(fn, LOOM_OP_WHERE, 3, (loom_array *[]){mask, gv, ga}, NULL) : NULL;
+        }
+    }
+    free(at);
+    free(old_at);
+    free(from);
+    free(is_new);
     return loom__scope_return(r);
 }

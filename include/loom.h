@@ -704,6 +704,11 @@ loom_array *loom_column_stack(loom_array *const *arrays, int n);
 loom_array *loom_block(loom_array *const *arrays, int nrows, int ncols);
 /* np.append(arr, values, axis); LOOM_AXIS_NONE flattens both. */
 loom_array *loom_append(loom_array *arr, loom_array *values, int axis);
+/* np.insert(a, positions, values, axis) with positions as a host sequence (NumPy's form
+ * obj=[...]; its scalar obj form, which inserts a whole block at one place, is not offered):
+ * values broadcast to the inserted block; LOOM_AXIS_NONE flattens a. */
+loom_array *loom_insert(loom_array *a, const int64_t *positions, int n, loom_array *values,
+                        int axis);
 /* np.atleast_1d/2d/3d of one array (a view). */
 loom_array *loom_atleast_1d(loom_array *a);
 loom_array *loom_atleast_2d(loom_array *a);

@@ -201,6 +201,8 @@ static inline int run_shape(const jcase *c, loom_array **out)
         r = loom_choose(a, c->in + 1, c->nin - 1, (loom_index_mode)g[0]);
     else if (strcmp(f, "vander") == 0)
         r = loom_vander(a, g[0], g[1]);
+    else if (strcmp(f, "insert") == 0)
+        r = loom_insert(a, w + 1, c->nargs - 1, c->in[1], g[0]);
     else if (strcmp(f, "delete") == 0)
         r = loom_delete(a, w + 1, c->nargs - 1, g[0]);
     else if (strcmp(f, "putmask") == 0)

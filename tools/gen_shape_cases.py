@@ -17,7 +17,7 @@ Arguments per function (integers):
   choose: mode (0 raise, 1 wrap, 2 clip; inputs: a, then the choices)
   vander: n increasing               trim_zeros: 0 "fb", 1 "f", 2 "b" (reads values: GPU only)
   putmask, place: (inputs: a, mask, values)    copyto: (inputs: dst, src[, where])
-  delete: axis indices...
+  delete: axis indices...             insert: axis positions... (inputs: a, values)
 """
 import random
 
@@ -81,6 +81,8 @@ def call(func, a, args):
         r = a[0].copy()
         np.copyto(r, a[1], where=a[2] if len(a) > 2 else True)
         return [r]
+    if func == "insert":
+        return [np.insert(a[0], args[1:], a[1], axis=None if args[0] == "N" else args[0])]
     if func == "delete":
         return [np.delete(a[0], args[1:], axis=None if args[0] == "N" else args[0])]
     if func == "trim_zeros":
@@ -185,6 +187,12 @@ def main():
                           ((2, 3), 1, [0, 2]), ((2, 3), "N", [4, 0]), ((2, 3), -2, []),
                           ((3, 2), 0, [0, 1, 2])):
         L.append(case("delete", [(rng.choice(DTYPES), s_)], [axis] + idx))
+    for s_, axis, pos, vs in (((6,), 0, [1, 1, 5], (3,)), ((6,), 0, [6], (1,)), ((6,), 0, [1, 7], (2,)),
+                              ((6,), 0, [1, -8], (2,)), ((6,), 0, [1, 2], (3,)),
+                              ((2, 3), 1, [0, 3], (2,)), ((2, 3), 1, [0], (2, 1)),
+                              ((2, 3), 0, [2, 0], (3,)), ((2, 3), "N", [0, 6], (1,)),
+                              ((0,), 0, [0, 0], (2,))):
+        L.append(case("insert", [(rng.choice(DTYPES[1:]), s_), ("int32", vs)], [axis] + pos))
     for func in ("putmask", "place"):
         for s_, ms, vs, vt in (((2, 3), (2, 3), (2,), "int32"), ((6,), (2, 3), (4,), "int8"),
                                ((2, 3), (5,), (2,), "int32"), ((3,), (3,), (5,), "float64"),
