@@ -5,7 +5,8 @@
  *   loom_bench [--cupyx] [workload ...]  (chain scale mse softmax layernorm rownorm sum_full
  *                                   sum_cols small64 ones2GB randn64M x_plus_randn matmul32
  *                                   matmul64_10k matmul_relu_bias bmm64 ewk_sum fft16M
- *                                   fft_rows_scale rfft_power compile disk_load;
+ *                                   fft_rows_scale rfft_power take64M concat compile
+ *                                   disk_load;
  *                                   fft_rows_scale also runs as fft_rows_scale_cb, its scale in a
  *                                   cuFFT store callback)
  * --cupyx adds, after the line of each workload but compile and disk_load, loom_benchmark's
@@ -281,6 +282,14 @@ static loom_array *sort50m(loom_array *const *in)
 static loom_array *sort_last(loom_array *const *in) { return loom_sort(in[0], -1); }
 static loom_array *argsort_last(loom_array *const *in) { return loom_argsort(in[0], -1); }
 
+static loom_array *take64m(loom_array *const *in) { return loom_take(in[0], in[1], 0); }
+
+static loom_array *concat(loom_array *const *in)
+{
+    loom_array *parts[] = {loom_mul_scalar(in[0], 2.0), loom_add_scalar(in[1], 1.0)};
+    return loom_concatenate(parts, 2, 0);
+}
+
 /* relu(a @ b + bias), relu as maximum(x, 0) */
 static loom_array *matmul_relu_bias(loom_array *const *in)
 {
@@ -511,6 +520,24 @@ int main(int argc, char **argv)
     }
     if (wanted(argc, argv, "sum_full"))
         bad |= time_workload("sum_full", sum_full, &x, 4.0 * N_BIG);
+    if (wanted(argc, argv, "take64M")) {
+        /* N random int64 indices in [0, N), made on the device */
+        loom_array *f = random_input(N_BIG, 3.0 * N_BIG, 1);
+        loom_array *scaled = loom_mul_scalar(f, (double)N_BIG);
+        loom_array *idx = loom_astype(scaled, LOOM_INT64);
+        loom_eval(idx);
+        loom_release(scaled);
+        loom_release(f);
+        loom_array *in[2] = {x, idx};
+        bad |= time_workload("take64M", take64m, in, 16.0 * N_BIG);
+        loom_release(idx);
+    }
+    if (wanted(argc, argv, "concat")) {
+        loom_array *ab[2] = {random_input(N_BIG / 2, 0, 1), random_input(N_BIG / 2, N_BIG, 1)};
+        bad |= time_workload("concat", concat, ab, 8.0 * N_BIG);
+        loom_release(ab[0]);
+        loom_release(ab[1]);
+    }
     bench_rng = loom_random_default_rng(2026);
     if (wanted(argc, argv, "randn64M"))
         bad |= time_workload("randn64M", randn64m, NULL, 4.0 * N_BIG);

@@ -16,6 +16,7 @@ typedef struct entry {
     int64_t count;   /* ints */
     const char *fn;
     loom_failure failure;
+    int64_t axis, size; /* LOOM_FAIL_INDEX */
 } entry;
 
 struct loom__check {
@@ -92,7 +93,7 @@ int loom__check_make(const char *fn, const loom_plan *p, void *const *addr, loom
     for (int i = 0; i < p->nchecks; i++) {
         const loom_plan_check *k = &p->checks[i];
         c->entries[c->nentries++] = (entry){(size_t)((char *)addr[k->buffer] - (char *)status->ptr),
-                                            k->count, k->fn, k->failure};
+                                            k->count, k->fn, k->failure, k->axis, k->size};
     }
     if (p->nchecks)
         c->status = status, atomic_fetch_add(&status->refcount, 1);
@@ -148,9 +149,13 @@ static int resolve(const char *fn, loom__check *c, loom_stream *s)
         for (int64_t k = 0; k < e->count && !c->state; k++) {
             if (words[k] == 0)
                 continue;
-            c->state = LOOM_ERR_LINALG;
+            c->state = e->failure == LOOM_FAIL_INDEX ? LOOM_ERR_INVALID : LOOM_ERR_LINALG;
             c->fn = e->fn;
-            if (e->count > 1)
+            if (e->failure == LOOM_FAIL_INDEX)
+                snprintf(c->message, sizeof c->message,
+                         "index out of bounds for axis %lld with size %lld", (long long)e->axis,
+                         (long long)e->size);
+            else if (e->count > 1)
                 snprintf(c->message, sizeof c->message, "%s (matrix %lld of the stack)",
                          loom__failure_message(e->failure), (long long)k);
             else
@@ -177,7 +182,7 @@ int loom__check_read(const char *fn, loom_buffer *b, loom_stream *s)
     if (!c)
         return LOOM_OK;
     int rc = resolve(fn, c, s);
-    if (rc == LOOM_ERR_LINALG)
+    if (rc == LOOM_ERR_LINALG || (rc == LOOM_ERR_INVALID && c->fn))
         loom__error(rc, c->fn, "%s", c->message);
     return rc;
 }

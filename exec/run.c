@@ -190,6 +190,18 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         rc = loom_last_error_code();
         goto done;
     }
+    /* cuSOLVER writes every info word; a gather only sets its word on a bad index */
+    if (status_bytes) {
+        int prev;
+        rc = loom__device_push(fn, device, &prev);
+        if (rc)
+            goto done;
+        rc = loom__cuda_check(cudaMemsetAsync(status->ptr, 0, status_bytes, loom__stream_handle(s)),
+                              fn, "cudaMemsetAsync");
+        loom__device_pop(prev);
+        if (rc)
+            goto done;
+    }
     status_bytes = 0;
     for (int b = 0; b < p->nbuffers; b++) {
         const loom_plan_buffer *pb = &p->buffers[b];

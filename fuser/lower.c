@@ -126,6 +126,7 @@ static const loom_lowering *const by_kind[] = {
     [LOOM_OPK_SCAN] = &scan,
     [LOOM_OPK_RESULT] = &result,
     [LOOM_OPK_ROLL] = &elementwise, /* a modular index map: read like a view (fuser/roll.c) */
+    [LOOM_OPK_INDEX] = &loom__lower_index,
 };
 
 static const loom_lowering *const library_ops[LOOM_OP_COUNT] = {

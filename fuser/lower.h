@@ -79,5 +79,7 @@ extern const loom_lowering loom__lower_lu_solve;
 extern const loom_lowering loom__lower_svd;
 extern const loom_lowering loom__lower_qr;
 extern const loom_lowering loom__lower_eig;
+/* Index ops: concatenation and gathers (fuser/lower_index.c). */
+extern const loom_lowering loom__lower_index;
 
 #endif

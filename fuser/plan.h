@@ -302,7 +302,8 @@ typedef enum loom_failure {
     LOOM_FAIL_NO_CONVERGENCE = 0, /* "Eigenvalues did not converge" */
     LOOM_FAIL_SINGULAR,           /* "Singular matrix" */
     LOOM_FAIL_NOT_POSITIVE,       /* "Matrix is not positive definite" */
-    LOOM_FAIL_SVD                 /* "SVD did not converge" */
+    LOOM_FAIL_SVD,                /* "SVD did not converge" */
+    LOOM_FAIL_INDEX               /* an index out of bounds (IndexError; LOOM_ERR_INVALID) */
 } loom_failure;
 
 const char *loom__failure_message(loom_failure f);
@@ -314,6 +315,7 @@ typedef struct loom_plan_check {
     int64_t count;
     const char *fn;      /* the public function reported ("loom_linalg_eigh"); static */
     loom_failure failure;
+    int64_t axis, size;  /* LOOM_FAIL_INDEX: the indexed axis and its extent, for the message */
 } loom_plan_check;
 
 typedef struct loom_plan {

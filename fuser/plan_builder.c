@@ -82,7 +82,7 @@ int loom__plan_check(loom_plan_builder *b, const char *fn, const char *user_fn,
                                                             .producer = -1, .last_use = -1});
     if (buf < 0)
         return -1;
-    p->checks[p->nchecks++] = (loom_plan_check){buf, count, user_fn, failure};
+    p->checks[p->nchecks++] = (loom_plan_check){buf, count, user_fn, failure, 0, 0};
     return buf;
 }
 
@@ -95,6 +95,8 @@ const char *loom__failure_message(loom_failure f)
         return "Matrix is not positive definite";
     case LOOM_FAIL_SVD:
         return "SVD did not converge";
+    case LOOM_FAIL_INDEX:
+        return "index out of bounds";
     default:
         return "Eigenvalues did not converge";
     }

@@ -70,7 +70,7 @@ static bool computed(const loom_array *a)
 {
     loom_opkind k = loom__ops[a->op].kind;
     return k == LOOM_OPK_EW || k == LOOM_OPK_REDUCE || k == LOOM_OPK_SCAN ||
-           k == LOOM_OPK_LIBRARY;
+           k == LOOM_OPK_LIBRARY || k == LOOM_OPK_INDEX;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)

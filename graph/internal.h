@@ -47,7 +47,11 @@ typedef enum loom_opkind {
     /* A rotation of its one input (param.roll): the input's shape and dtype, element i read
      * at a modular index. Computed inside elementwise kernels like a view, where the nodes it
      * reads are evaluated at the rolled index (fuser/codegen_ew.c). */
-    LOOM_OPK_ROLL
+    LOOM_OPK_ROLL,
+    /* Computed by a kernel of its own from inputs of other shapes (concatenate): always
+     * materialised; it reads each input where that input's elements lie, computing elementwise
+     * producers inline at the input's own index (fuser/codegen_join.c). */
+    LOOM_OPK_INDEX
 } loom_opkind;
 
 typedef struct loom_opinfo {
@@ -146,6 +150,12 @@ typedef union loom_params {
             struct { int64_t vectors; } eig;
         };
     } multi;
+    /* CONCAT: the joined axis, 0..ndim-1 */
+    struct { int64_t axis; } join;
+    /* TAKE: the gathered axis of inputs[0] (0..ndim-1), what an index out of bounds does
+     * (loom_index_mode), and the function, axis and extent its error names (the caller's
+     * view; graph/index.h) */
+    struct { int64_t axis, mode, report_fn, report_axis, report_size; } take;
     /* RESULT nodes: which result of the input, and its byte offset in the packed value */
     struct { int64_t index, byte_offset; } result;
     /* Random generators: the Philox key and the first counter block the node reserved

@@ -255,6 +255,9 @@ const void *loom__structural_params(const loom_array *a, size_t *len)
     case LOOM_OPK_RESULT:
         *len = sizeof a->param.result;
         return &a->param.result;
+    case LOOM_OPK_INDEX:
+        *len = a->op == LOOM_OP_TAKE ? sizeof a->param.take : sizeof a->param.join;
+        return a->op == LOOM_OP_TAKE ? (const void *)&a->param.take : &a->param.join;
     default:
         break;
     }

@@ -1052,6 +1052,165 @@ loom_array *loom_rng_permutation(loom_rng *rng, int64_t n);
 loom_array *loom_rng_choice(loom_rng *rng, int64_t a, int ndim, const int64_t *shape,
                             bool replace, const double *p);
 
+/* Joining, splitting and array manipulation (docs/indexing.md)                               */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.concatenate(arrays, axis): one kernel writes the result once, computing elementwise
+ * producers of the inputs inline. axis LOOM_AXIS_NONE joins the flattened arrays. The dtype is
+ * np.result_type of the arrays. */
+loom_array *loom_concatenate(loom_array *const *arrays, int n, int axis);
+/* np.stack: arrays of one shape joined along a new axis (in [-ndim-1, ndim]). */
+loom_array *loom_stack(loom_array *const *arrays, int n, int axis);
+loom_array *loom_hstack(loom_array *const *arrays, int n);
+loom_array *loom_vstack(loom_array *const *arrays, int n);
+loom_array *loom_dstack(loom_array *const *arrays, int n);
+loom_array *loom_column_stack(loom_array *const *arrays, int n);
+/* np.block of a nrows x ncols nested list, arrays in row-major order. */
+loom_array *loom_block(loom_array *const *arrays, int nrows, int ncols);
+/* np.append(arr, values, axis); LOOM_AXIS_NONE flattens both. */
+loom_array *loom_append(loom_array *arr, loom_array *values, int axis);
+/* np.insert(a, positions, values, axis) with positions as a host sequence (NumPy's form
+ * obj=[...]; its scalar obj form, which inserts a whole block at one place, is not offered):
+ * values broadcast to the inserted block; LOOM_AXIS_NONE flattens a. */
+loom_array *loom_insert(loom_array *a, const int64_t *positions, int n, loom_array *values,
+                        int axis);
+/* np.atleast_1d/2d/3d of one array (a view). */
+loom_array *loom_atleast_1d(loom_array *a);
+loom_array *loom_atleast_2d(loom_array *a);
+loom_array *loom_atleast_3d(loom_array *a);
+
+/* ---- gathers ---- */
+
+/* What an index out of bounds does (NumPy's mode= / clipmode). raise: the evaluation finds it
+ * on the device, and reading the result (or anything computed from it) fails with
+ * LOOM_ERR_INVALID, "loom_take: index out of bounds for axis 0 with size 5"; wrap: modulo the
+ * extent; clip: to the nearest end. */
+typedef enum loom_index_mode { LOOM_MODE_RAISE = 0, LOOM_MODE_WRAP, LOOM_MODE_CLIP } loom_index_mode;
+/* np.take(a, indices, axis) with mode 'raise' (LOOM_AXIS_NONE: a flattened). Indices of any
+ * integer or bool dtype; negative ones count from the end. x[idx] * 2 is one kernel. */
+loom_array *loom_take(loom_array *a, loom_array *indices, int axis);
+loom_array *loom_take_mode(loom_array *a, loom_array *indices, int axis, loom_index_mode mode);
+/* np.take_along_axis(a, indices, axis): indices of a's ndim, broadcast against a off axis
+ * (LOOM_AXIS_NONE: 1-D indices into a flattened). Out-of-bounds indices raise as above. */
+loom_array *loom_take_along_axis(loom_array *a, loom_array *indices, int axis);
+
+/* ---- shape routines (index maps and generators, fused into their consumers) ---- */
+
+/* np.tile(a, reps); negative reps fail. A lazy copy of a broadcast view. */
+loom_array *loom_tile(loom_array *a, const int64_t *reps, int nreps);
+/* np.repeat(a, repeats, axis) with one count (LOOM_AXIS_NONE: a flattened). */
+loom_array *loom_repeat(loom_array *a, int64_t repeats, int axis);
+/* np.repeat with a count per element along axis (ncounts == the axis' extent, or 1). The
+ * counts are host values, so the result's shape is known at the call; a gather. */
+loom_array *loom_repeat_counts(loom_array *a, const int64_t *counts, int ncounts, int axis);
+/* np.delete(a, indices, axis) with a list of host indices (negative count from the end,
+ * repeats allowed; LOOM_AXIS_NONE: a flattened): a gather of the positions kept. */
+loom_array *loom_delete(loom_array *a, const int64_t *indices, int nindices, int axis);
+/* np.resize(a, shape): a's elements in C order, repeated to fill the shape (a gather). */
+loom_array *loom_resize(loom_array *a, int ndim, const int64_t *shape);
+/* np.pad(a, pad_width, mode, constant_values): pad_width has 2 * ndim entries (before and
+ * after each axis), or 2 (every axis), or 1 (every side). mode: "constant" (NULL), "edge",
+ * "wrap", "reflect", "symmetric", "empty" (filled like constant); "linear_ramp", "maximum",
+ * "minimum", "mean" and "median" are LOOM_ERR_UNSUPPORTED. One kernel per padded axis. */
+loom_array *loom_pad(loom_array *a, const int64_t *pad_width, int npad, const char *mode,
+                     double constant_value);
+/* np.pad(a, before_after, constant_values=value) with 2 * ndim widths. */
+loom_array *loom_pad_constant(loom_array *a, const int64_t *before_after, double value);
+/* np.flipud, np.fliplr, np.rot90(a, k, axes=(axis0, axis1)): views. */
+loom_array *loom_flipud(loom_array *a);
+loom_array *loom_fliplr(loom_array *a);
+loom_array *loom_rot90(loom_array *a, int k, int axis0, int axis1);
+/* np.copy (loom_copy names a type inside Loom) and np.ascontiguousarray: a itself when it has a layout of its own (values never
+ * change, so a copy is never needed for safety), else a lazy contiguous copy. */
+loom_array *loom_array_copy(loom_array *a);
+loom_array *loom_ascontiguousarray(loom_array *a);
+/* np.meshgrid(*arrays, indexing="xy" (NULL) or "ij", sparse): n views written to out. */
+int loom_meshgrid(loom_array *const *arrays, int n, const char *indexing, bool sparse,
+                  loom_array **out);
+/* np.indices(dims, dtype): shape (ndim, *dims), made of generators. */
+loom_array *loom_indices(int ndim, const int64_t *dims, loom_dtype dtype);
+/* np.ix_ of 1-D integer arrays: n views written to out (boolean arrays: unsupported yet). */
+int loom_ix(loom_array *const *arrays, int n, loom_array **out);
+/* np.tri(n, m, k, dtype) (m < 0: m = n), a generator expression. */
+loom_array *loom_tri(int64_t n, int64_t m, int64_t k, loom_dtype dtype);
+/* np.diag(v, k): the k-th diagonal of a 2-D v (a view), or a 2-D array with 1-D v on it. */
+loom_array *loom_diag(loom_array *v, int64_t k);
+loom_array *loom_diagflat(loom_array *v, int64_t k);
+/* np.fill_diagonal(a, value, wrap) as a new array (a is unchanged). */
+loom_array *loom_fill_diagonal(loom_array *a, double value, bool wrap);
+
+/* np.choose(a, choices, mode): element p of choices[a[p]], everything broadcast together. In
+ * mode raise a choice out of [0, n) fails when the result is read ("loom_choose: index out of
+ * bounds for axis 0 with size n"; NumPy: "invalid entry in choice array"). */
+loom_array *loom_choose(loom_array *a, loom_array *const *choices, int n, loom_index_mode mode);
+/* np.vander(x, n, increasing) of a 1-D x (n < 0: len(x)), as NumPy's cumulative product. */
+loom_array *loom_vander(loom_array *x, int64_t n, bool increasing);
+/* np.trim_zeros of a 1-D array, trim "f", "b" or "fb" (NULL): reads the values now (the
+ * length depends on them) and returns a view. */
+loom_array *loom_trim_zeros(loom_array *a, const char *trim);
+
+/* ---- updates as new versions (the inputs never change; docs/indexing.md) ---- */
+
+/* np.putmask(a, mask, values) as a new array: where mask (a's size), values[n % values.size]
+ * at flat position n; values cast to a's dtype with casting 'safe' (weak scalars: as NumPy). */
+loom_array *loom_putmask(loom_array *a, loom_array *mask, loom_array *values);
+/* np.place(a, mask, vals) as a new array: the k-th true element of mask takes
+ * vals[k % vals.size]. An empty vals fails unless a is empty (the mask is not read). */
+loom_array *loom_place(loom_array *a, loom_array *mask, loom_array *vals);
+/* np.copyto(dst, src, casting="same_kind", where) as a new array (where NULL: everywhere). */
+loom_array *loom_copyto(loom_array *dst, loom_array *src, loom_array *where);
+
+/* ---- comparisons of whole arrays ---- */
+
+/* np.isclose: |a - b| <= atol + rtol |b| (b finite) or a == b; equal_nan: NaN equals NaN. */
+loom_array *loom_isclose(loom_array *a, loom_array *b, double rtol, double atol, bool equal_nan);
+/* np.allclose, np.array_equal, np.array_equiv: evaluate and write the answer to *result;
+ * LOOM_OK or the evaluation's error. Shapes that differ (array_equal) or do not broadcast
+ * (array_equiv) give false, as in NumPy. */
+int loom_allclose(loom_array *a, loom_array *b, double rtol, double atol, bool equal_nan,
+                  bool *result);
+int loom_array_equal(loom_array *a, loom_array *b, bool equal_nan, bool *result);
+int loom_array_equiv(loom_array *a, loom_array *b, bool *result);
+/* np.select(condlist, choicelist, default): default NULL is NumPy's 0. */
+loom_array *loom_select(loom_array *const *conds, loom_array *const *choices, int n,
+                        loom_array *default_value);
+
+/* ---- a[terms]: NumPy's indexing ---- */
+
+typedef enum loom_index_kind {
+    LOOM_INDEX_INT = 0,  /* start: an integer (negative counts from the end) */
+    LOOM_INDEX_SLICE,    /* start:stop:step with loom_slice's rules (LOOM_NONE for None) */
+    LOOM_INDEX_NEWAXIS,  /* None / np.newaxis */
+    LOOM_INDEX_ELLIPSIS, /* ... */
+    LOOM_INDEX_ARRAY     /* array: integer indices (boolean arrays: LOOM_ERR_UNSUPPORTED yet) */
+} loom_index_kind;
+
+typedef struct loom_index_term {
+    loom_index_kind kind;
+    int64_t start, stop, step;
+    loom_array *array;
+} loom_index_term;
+
+/* a[terms] with NumPy's rules: basic terms give a view; integer arrays (and integers beside
+ * them) are advanced indices, their broadcast shape in place of adjacent indexed axes, else
+ * first; the result is one gather, fused with the indices and consumers. Integers out of range
+ * fail at the call (NumPy's message); array indices out of range fail when the result is read
+ * ("loom_getitem: index out of bounds for axis A with size N", A the first advanced axis). */
+loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms);
+
+/* Splits write their parts (views) to out and return LOOM_OK, or an error code with every
+ * out[i] NULL. np.split(a, sections, axis): sections equal parts; np.array_split: the first
+ * n % sections parts one longer. */
+int loom_split(loom_array *a, int64_t sections, int axis, loom_array **out);
+int loom_array_split(loom_array *a, int64_t sections, int axis, loom_array **out);
+/* np.split(a, indices, axis): nindices + 1 parts, cut at indices (Python's slice rules). */
+int loom_split_at(loom_array *a, const int64_t *indices, int nindices, int axis,
+                  loom_array **out);
+/* np.hsplit / vsplit / dsplit with a number of equal sections. */
+int loom_hsplit(loom_array *a, int64_t sections, loom_array **out);
+int loom_vsplit(loom_array *a, int64_t sections, loom_array **out);
+int loom_dsplit(loom_array *a, int64_t sections, loom_array **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,8 @@
 /* A slow reference evaluator of recorded graphs on the CPU, for the node kinds the matrix
- * products record (host leaves, scalars, eye, views, copies, casts, multiply, logical_and,
- * conjugate, sum, any, matmul), rolls and the range generators, so tests can check the values a graph
+ * products and the joins record (host leaves, scalars, eye, views, copies, casts, multiply,
+ * logical_and, conjugate, sum, any, matmul, concatenate, take, add, subtract, remainder,
+ * floor_divide, minimum, maximum, the comparisons, logical_or, absolute, isnan, isfinite, where,
+ * full, cumsum and cumprod of reals) rolls and the range generators, so tests can check the values a graph
  * stands for without a GPU. Values are complex doubles; integer results wrap to their dtype at
  * every node, bool results are 0 or 1. Float rounding is modelled only for arange and
  * linspace (ge_range_at, each element as kernels/loom_gen.cuh computes it); elsewhere tests
@@ -22,6 +24,7 @@ typedef struct ge_memo {
     const loom_array *node[1024];
     ge_value *val[1024];
     int n;
+    int oob; /* a TAKE in mode raise met an index out of bounds */
 } ge_memo;
 
 static inline ge_value ge_convert(ge_value v, loom_dtype dt)
@@ -140,10 +143,67 @@ static inline ge_value ge_in(const ge_value *v, const loom_array *in, int64_t i)
     return in->ndim == 0 ? v[0] : v[i];
 }
 
+/* CONCAT: each element from the input its coordinate along the axis falls in. */
+static inline ge_value *ge_concat(loom_array *n, ge_memo *m, ge_value *out)
+{
+    int ax = (int)n->param.join.axis;
+    int64_t inner = 1, begin = 0;
+    for (int d = ax + 1; d < n->ndim; d++)
+        inner *= n->shape[d];
+    for (int k = 0; k < n->ninputs; k++) {
+        const loom_array *a = n->inputs[k];
+        ge_value *v = ge_eval(n->inputs[k], m);
+        if (!v) {
+            free(out);
+            return NULL;
+        }
+        int64_t len = a->shape[ax];
+        for (int64_t i = 0; i < a->size; i++) {
+            int64_t in = i % inner, q = i / inner, o = q / len, c = q % len;
+            out[(o * n->shape[ax] + begin + c) * inner + in] = ge_convert(v[i], (loom_dtype)n->dtype);
+        }
+        begin += len;
+    }
+    return out;
+}
+
+/* TAKE: the source at (before, index, after), the index wrapped, clipped or checked. */
+static inline ge_value *ge_take(loom_array *n, ge_memo *m, ge_value *out)
+{
+    const loom_array *a = n->inputs[0], *ix = n->inputs[1];
+    ge_value *v = ge_eval(n->inputs[0], m), *iv = ge_eval(n->inputs[1], m);
+    if (!v || !iv) {
+        free(out);
+        return NULL;
+    }
+    int ax = (int)n->param.take.axis;
+    int64_t after = 1, len = a->shape[ax];
+    for (int d = ax + 1; d < a->ndim; d++)
+        after *= a->shape[d];
+    for (int64_t i = 0; i < n->size; i++) {
+        int64_t post = i % after, q = i / after, j = q % ix->size, pre = q / ix->size;
+        int64_t k = (int64_t)iv[ix->ndim ? j : 0].re;
+        if (n->param.take.mode == LOOM_MODE_WRAP)
+            k = (k % len + len) % len;
+        else if (n->param.take.mode == LOOM_MODE_CLIP)
+            k = k < 0 ? 0 : k >= len ? len - 1 : k;
+        else if ((k = k < 0 ? k + len : k) < 0 || k >= len)
+            m->oob = 1, k = 0;
+        out[i] = v[(pre * len + k) * after + post];
+    }
+    return out;
+}
+
 static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
 {
     int64_t size = n->size, idx[LOOM_MAXDIMS];
     ge_value *out = calloc((size_t)(size ? size : 1), sizeof *out);
+    if (n->op == LOOM_OP_CONCAT)
+        return ge_concat(n, m, out);
+    if (n->op == LOOM_OP_EMPTY)
+        return out; /* unspecified: zeros here */
+    if (n->op == LOOM_OP_TAKE)
+        return ge_take(n, m, out);
     ge_value *in[LOOM_MAX_EW_INPUTS] = {0};
     for (int k = 0; k < n->ninputs; k++)
         if (!(in[k] = ge_eval(n->inputs[k], m)))
@@ -204,6 +264,64 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
         for (int64_t i = 0; i < size; i++)
             out[i] = ge_convert((ge_value){in[0][i].re, -in[0][i].im}, dt);
         break;
+    case LOOM_OP_FULL:
+        for (int64_t i = 0; i < size; i++)
+            out[i] = ge_convert((ge_value){n->param.value.re, 0}, dt);
+        break;
+    case LOOM_OP_ADD:
+    case LOOM_OP_SUBTRACT:
+    case LOOM_OP_REMAINDER:
+    case LOOM_OP_FLOOR_DIVIDE:
+    case LOOM_OP_MINIMUM:
+    case LOOM_OP_MAXIMUM:
+    case LOOM_OP_LESS:
+    case LOOM_OP_LESS_EQUAL:
+    case LOOM_OP_GREATER_EQUAL:
+    case LOOM_OP_EQUAL:
+    case LOOM_OP_LOGICAL_OR:
+        for (int64_t i = 0; i < size; i++) {
+            ge_value a = ge_convert(ge_in(in[0], n->inputs[0], i), (loom_dtype)n->cdtype);
+            ge_value b = ge_convert(ge_in(in[1], n->inputs[1], i), (loom_dtype)n->cdtype);
+            ge_value r = {0, 0};
+            switch (n->op) {
+            case LOOM_OP_ADD: r = (ge_value){a.re + b.re, a.im + b.im}; break;
+            case LOOM_OP_SUBTRACT: r = (ge_value){a.re - b.re, a.im - b.im}; break;
+            case LOOM_OP_REMAINDER: /* Python's: the sign of the divisor (integers here) */
+                r.re = b.re ? a.re - b.re * floor(a.re / b.re) : 0;
+                break;
+            case LOOM_OP_FLOOR_DIVIDE: r.re = b.re ? floor(a.re / b.re) : 0; break;
+            case LOOM_OP_MINIMUM: r.re = a.re < b.re ? a.re : b.re; break;
+            case LOOM_OP_MAXIMUM: r.re = a.re > b.re ? a.re : b.re; break;
+            case LOOM_OP_LESS: r.re = a.re < b.re; break;
+            case LOOM_OP_LESS_EQUAL: r.re = a.re <= b.re; break;
+            case LOOM_OP_GREATER_EQUAL: r.re = a.re >= b.re; break;
+            case LOOM_OP_EQUAL: r.re = a.re == b.re && a.im == b.im; break;
+            default: r.re = (a.re || a.im) || (b.re || b.im); break;
+            }
+            out[i] = ge_convert(r, dt);
+        }
+        break;
+    case LOOM_OP_ABSOLUTE:
+    case LOOM_OP_ISNAN:
+    case LOOM_OP_ISFINITE:
+        for (int64_t i = 0; i < size; i++) {
+            ge_value a = ge_convert(in[0][i], (loom_dtype)n->cdtype);
+            ge_value r = {0, 0};
+            if (n->op == LOOM_OP_ABSOLUTE)
+                r.re = hypot(a.re, a.im);
+            else if (n->op == LOOM_OP_ISNAN)
+                r.re = isnan(a.re) || isnan(a.im);
+            else
+                r.re = isfinite(a.re) && isfinite(a.im);
+            out[i] = ge_convert(r, dt);
+        }
+        break;
+    case LOOM_OP_WHERE:
+        for (int64_t i = 0; i < size; i++) {
+            ge_value c = ge_in(in[0], n->inputs[0], i);
+            out[i] = ge_convert(c.re || c.im ? ge_in(in[1], n->inputs[1], i) : ge_in(in[2], n->inputs[2], i), dt);
+        }
+        break;
     case LOOM_OP_MULTIPLY:
     case LOOM_OP_LOGICAL_AND:
         for (int64_t i = 0; i < size; i++) {
@@ -238,6 +356,28 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
             else
                 out[f] = ge_convert((ge_value){out[f].re + v.re, out[f].im + v.im},
                                     (loom_dtype)n->cdtype);
+        }
+        for (int64_t i = 0; i < size; i++)
+            out[i] = ge_convert(out[i], dt);
+        break;
+    }
+    case LOOM_OP_CUMSUM:
+    case LOOM_OP_CUMPROD: { /* real sums or products along param.scan.axis */
+        int ax = (int)n->param.scan.axis;
+        int64_t inner = 1;
+        for (int d = ax + 1; d < n->ndim; d++)
+            inner *= n->shape[d];
+        int64_t len = n->shape[ax];
+        for (int64_t i = 0; i < size; i++) {
+            int64_t c = i / inner % len;
+            ge_value v = ge_convert(in[0][i], (loom_dtype)n->cdtype);
+            if (c == 0) {
+                out[i] = v;
+                continue;
+            }
+            double prev = out[i - inner].re;
+            double acc = n->op == LOOM_OP_CUMSUM ? prev + v.re : prev * v.re;
+            out[i] = ge_convert((ge_value){acc, 0}, (loom_dtype)n->cdtype);
         }
         for (int64_t i = 0; i < size; i++)
             out[i] = ge_convert(out[i], dt);
