@@ -102,7 +102,7 @@ static void test_compile_errors(void)
                  LOOM_ERR_COMPILE);
     CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_COMPILE);
     const char *msg = loom_last_error();
-    CHECK(msg && strncmp(msg, "loom_eval: NVRTC failed to compile kernel t_bad: ", 50) == 0);
+    CHECK(msg && strncmp(msg, "loom_eval: NVRTC failed to compile kernel t_bad: ", 49) == 0);
     CHECK(msg && strstr(msg, "undefined_thing") && strstr(msg, "is undefined"));
     CHECK_EQ_INT(loom_last_error_detail(), 6); /* NVRTC_ERROR_COMPILATION */
     /* The source NVRTC rejected is left where the message says. */
