@@ -20,7 +20,7 @@ static loom_array *values(loom_dtype dt, int ndim, const int64_t *shape, const d
  * included; any NaN matches any NaN). */
 static void check_real(const char *what, loom_array *r, double want)
 {
-    hdata h;
+    hdata h = {0};
     if (!fetch(r, &h, what))
         return;
     bool ok = h.n == 1 && (isnan(want) ? isnan(h.re[0])
@@ -34,7 +34,7 @@ static void check_real(const char *what, loom_array *r, double want)
 
 static void check_int(const char *what, loom_array *r, int64_t want)
 {
-    hdata h;
+    hdata h = {0};
     if (!fetch(r, &h, what))
         return;
     CHECK(h.n == 1 && h.iv[0] == want);
@@ -152,7 +152,7 @@ static void test_scalar_powers(void)
             {2.0, loom_power_scalar(a, 2.0), loom_multiply(a, a)},
         };
         for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-            hdata g, w;
+            hdata g = {0}, w = {0};
             char what[96];
             snprintf(what, sizeof what, "%s ** %g", loom_dtype_name(dt), cases[c].e);
             if (!fetch(cases[c].r, &g, what) || !fetch(cases[c].want, &w, what))

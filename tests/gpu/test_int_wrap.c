@@ -50,7 +50,7 @@ static loom_array *apply(const wrap_case *c, loom_array *x, loom_array *y)
 
 static void check_values(const char *what, loom_array *r, const int64_t *want, int n)
 {
-    hdata h;
+    hdata h = {0};
     if (!fetch(r, &h, what))
         return;
     int bad = 0;

@@ -74,7 +74,7 @@ static void check_eigh(loom_dtype dt, int64_t batch, int64_t n)
     double complex *h = malloc((size_t)(batch * n * n + 1) * sizeof *h);
     loom_array *a = hermitian(dt, batch, n, false, true, h), *w, *v;
     CHECK_EQ_INT(loom_linalg_eigh(a, &w, &v), LOOM_OK);
-    hdata hw, hv, he;
+    hdata hw = {0}, hv = {0}, he = {0};
     /* w first, then v: v is another part of the same computed value */
     if (fetch(w, &hw, "eigh w") && fetch(v, &hv, "eigh v") &&
         fetch(loom_linalg_eigvalsh(a), &he, "eigvalsh")) {
@@ -120,7 +120,7 @@ static void check_cholesky(loom_dtype dt, int64_t batch, int64_t n, bool upper)
     loom_scope_begin();
     double complex *h = malloc((size_t)(batch * n * n + 1) * sizeof *h);
     loom_array *a = hermitian(dt, batch, n, true, false, h);
-    hdata hl;
+    hdata hl = {0};
     if (fetch(loom_linalg_cholesky_ex(a, upper), &hl, "cholesky")) {
         double worst = 0, tol = 64 * (double)n * eps_of(dt);
         bool triangle = true;
@@ -154,7 +154,7 @@ static void check_numpy_values(void)
     static const double w[4] = {-2.19751698, 1.08436446, 2.26853141, 6.84462111};
     static const double S[9] = {4, 2, -2, 2, 10, 2, -2, 2, 6};
     static const double L[9] = {2, 0, 0, 1, 3, 0, -1, 1, 2};
-    hdata hw, hl;
+    hdata hw = {0}, hl = {0};
     if (fetch(loom_linalg_eigvalsh(loom_asarray(A, LOOM_FLOAT64, 2, (int64_t[]){4, 4})), &hw,
               "eigvalsh numpy")) {
         for (int i = 0; i < 4; i++)

@@ -62,7 +62,7 @@ static void check_pinv(loom_dtype dt, int64_t m, int64_t n, int64_t rank)
     double complex *h = malloc((size_t)(m * n) * sizeof *h);
     with_singular_values(h, m, n, sigma, loom__is_complex(dt));
     loom_array *a = device_stack(dt, 1, m, n, h);
-    hdata hx;
+    hdata hx = {0};
     /* NumPy's default rcond (1e-15) keeps rounding-level singular values of a rank-deficient
      * matrix and inverts them; a cutoff above rounding drops them */
     double rcond = rank < k ? 100 * (double)(m > n ? m : n) * eps_of(dt) : NAN;
@@ -145,7 +145,7 @@ static void check_tensor(void)
     /* tensorinv(a, 2) has shape (6, 2, 3); tensordot(ainv, a, 1) is the (6, 6) identity */
     loom_array *ainv = loom_linalg_tensorinv(a, 2);
     loom_array *id = loom_tensordot(ainv, a, (const int[]){1, 2}, (const int[]){0, 1}, 2);
-    hdata hi;
+    hdata hi = {0};
     if (fetch(id, &hi, "tensorinv identity")) {
         double worst = 0;
         for (int64_t i = 0; i < 36 && hi.n == 36; i++)
@@ -156,7 +156,7 @@ static void check_tensor(void)
     /* tensorsolve(a, b) with a (2, 3, 6), b (2, 3): x (6,), tensordot(a, x, 1) = b */
     loom_array *b = loom_reshape(random_stack(LOOM_FLOAT64, 1, 2, 3, 0, hb), 2, (int64_t[]){2, 3});
     loom_array *x = loom_linalg_tensorsolve(a, b, NULL, 0);
-    hdata hr;
+    hdata hr = {0};
     if (fetch(loom_tensordot(a, x, (const int[]){2}, (const int[]){0}, 1), &hr, "tensorsolve")) {
         double worst = 0;
         for (int64_t i = 0; i < 6 && hr.n == 6; i++)

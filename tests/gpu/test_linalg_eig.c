@@ -44,7 +44,7 @@ static void check_eig(loom_dtype dt, int64_t batch, int64_t n)
     loom_array *a = known_eigenvalues(dt, batch, n, h, lambda), *w, *v;
     loom_dtype cdt = dt == LOOM_FLOAT32 || dt == LOOM_COMPLEX64 ? LOOM_COMPLEX64 : LOOM_COMPLEX128;
     CHECK_EQ_INT(loom_linalg_eig(a, &w, &v), LOOM_OK);
-    hdata hw, hv, he;
+    hdata hw = {0}, hv = {0}, he = {0};
     if (fetch(w, &hw, "eig w") && fetch(v, &hv, "eig v") &&
         fetch(loom_linalg_eigvals(a), &he, "eigvals")) {
         CHECK(hw.dt == cdt && hv.dt == cdt && hw.n == batch * n && hv.n == batch * n * n);
@@ -96,7 +96,7 @@ static void check_rotation(void)
 {
     loom_scope_begin();
     static const double r[4] = {0, -1, 1, 0};
-    hdata h;
+    hdata h = {0};
     if (fetch(loom_linalg_eigvals(loom_asarray(r, LOOM_FLOAT64, 2, (int64_t[]){2, 2})), &h, "+-i")) {
         CHECK(h.n == 2 && h.dt == LOOM_COMPLEX128);
         for (int i = 0; i < 2 && h.n == 2; i++)

@@ -43,7 +43,7 @@ static void check_inv(loom_dtype dt, int64_t batch, int64_t n)
         for (int64_t i = 0; i < n; i++)
             eye[b * n * n + i * n + i] = 1;
     loom_array *a = random_stack(dt, batch, n, n, 0.5, h);
-    hdata hx;
+    hdata hx = {0};
     if (fetch(loom_linalg_inv(a), &hx, "inv")) {
         CHECK(hx.dt == dt && hx.n == batch * n * n);
         double e = backward_error(h, &hx, eye, batch, n, n);
@@ -76,7 +76,7 @@ static void check_solve(loom_dtype dt, int64_t batch, int64_t n, int64_t k)
         for (int64_t s = 1; s < batch; s++)
             memcpy(hb + s * n, hb, (size_t)n * sizeof *hb);
     }
-    hdata hx;
+    hdata hx = {0};
     loom_array *x = loom_linalg_solve(a, b);
     if (fetch(x, &hx, "solve")) {
         CHECK(hx.dt == dt && hx.n == batch * n * kk && hx.ndim == (k ? 3 : 2));
@@ -133,7 +133,7 @@ static void check_det(loom_dtype dt, int64_t batch, int64_t n)
     for (int64_t i = 0; i < batch * n * n; i++)
         h[i] = (urand() + (cplx ? urand() * I : 0)) / (double)n + (i / n % n == i % n ? 2 : 0);
     loom_array *a = device_stack(dt, batch, n, n, h), *sign, *logabs;
-    hdata hd, hs, hl;
+    hdata hd = {0}, hs = {0}, hl = {0};
     CHECK_EQ_INT(loom_linalg_slogdet(a, &sign, &logabs), LOOM_OK);
     if (fetch(loom_linalg_det(a), &hd, "det") && fetch(sign, &hs, "slogdet sign") &&
         fetch(logabs, &hl, "slogdet logabsdet")) {
@@ -166,7 +166,7 @@ static void check_numpy_values(void)
     static const double T[9] = {2, -1, 0, -1, 2, -1, 0, -1, 2};
     static const double Tinv[9] = {0.75, 0.5, 0.25, 0.5, 1, 0.5, 0.25, 0.5, 0.75};
     loom_array *t = loom_asarray(T, LOOM_FLOAT64, 2, (int64_t[]){3, 3});
-    hdata h;
+    hdata h = {0};
     if (fetch(loom_linalg_inv(t), &h, "inv T")) {
         for (int i = 0; i < 9; i++)
             CHECK(fabs(h.re[i] - Tinv[i]) <= 1e-15);
@@ -212,7 +212,7 @@ static void check_singular(void)
     CHECK_EQ_INT(loom_item(loom_sum(loom_linalg_solve(a, loom_ones(1, (int64_t[]){2}, LOOM_FLOAT64)), NULL, 0, false), &total),
                  LOOM_ERR_LINALG);
     CHECK(strstr(loom_last_error(), "loom_linalg_solve: Singular matrix"));
-    hdata h;
+    hdata h = {0};
     if (fetch(loom_linalg_det(a), &h, "det singular")) {
         CHECK(fabs(h.re[0] + 2) <= 1e-15 && h.re[1] == 0);
         hdata_free(&h);
@@ -234,7 +234,7 @@ static void check_singular(void)
 static void check_empty(void)
 {
     loom_scope_begin();
-    hdata h;
+    hdata h = {0};
     if (fetch(loom_linalg_det(loom_zeros(3, (int64_t[]){2, 0, 0}, LOOM_FLOAT64)), &h, "det 0x0")) {
         CHECK(h.n == 2 && h.re[0] == 1 && h.re[1] == 1);
         hdata_free(&h);

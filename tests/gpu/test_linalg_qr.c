@@ -16,7 +16,7 @@ static void check_qr(loom_dtype dt, int64_t batch, int64_t m, int64_t n, bool co
     CHECK_EQ_INT(loom_linalg_qr(a, complete ? "complete" : "reduced", &q, &r), LOOM_OK);
     CHECK_EQ_INT(loom_linalg_qr(a, "r", NULL, &r_only), LOOM_OK);
     CHECK_EQ_INT(loom_linalg_qr(a, "raw", &hh, &tau), LOOM_OK);
-    hdata hq, hr, hr2, hh_, ht;
+    hdata hq = {0}, hr = {0}, hr2 = {0}, hh_ = {0}, ht = {0};
     if (fetch(q, &hq, "q") && fetch(r, &hr, "r") && fetch(r_only, &hr2, "r only") &&
         fetch(hh, &hh_, "raw h") && fetch(tau, &ht, "raw tau")) {
         CHECK(hq.n == batch * m * qc && hr.n == batch * rr * n && hr2.n == batch * k * n);
@@ -79,7 +79,7 @@ static void check_empty(void)
     loom_array *q, *r;
     CHECK_EQ_INT(loom_linalg_qr(loom_zeros(2, (int64_t[]){3, 0}, LOOM_FLOAT64), "complete", &q, &r),
                  LOOM_OK);
-    hdata hq;
+    hdata hq = {0};
     if (fetch(q, &hq, "empty q")) { /* NumPy: the 3x3 identity */
         CHECK(hq.n == 9);
         for (int i = 0; i < 9 && hq.n == 9; i++)

@@ -95,7 +95,7 @@ static void check_random(loom_dtype dt, int64_t batch, int64_t m, int64_t n, boo
     double complex *h = malloc((size_t)(batch * m * n + 1) * sizeof *h);
     loom_array *a = random_stack(dt, batch, m, n, 0, h);
     svd_host r;
-    hdata sv;
+    hdata sv = {0};
     if (fetch_svd(a, full, driver, &r)) {
         check_identities(&r, h, dt, batch, m, n, full, driver, 20);
         if (fetch(loom_linalg_svdvals(a), &sv, "svdvals")) {
@@ -184,7 +184,7 @@ static void check_norms(loom_dtype dt)
     with_singular_values(h + 15, 5, 3, sigma, loom__is_complex(dt));
     loom_array *a = device_stack(dt, 2, 5, 3, h);
     double tol = 50 * 5 * eps_of(dt) * 4;
-    hdata n2, nm2, nuc;
+    hdata n2 = {0}, nm2 = {0}, nuc = {0};
     /* the two matrices as axes (1, 2); as axes (2, 1) the transposes: same values */
     if (fetch(loom_linalg_norm(a, 2.0, (const int[]){1, 2}, 2, false), &n2, "norm 2") &&
         fetch(loom_linalg_norm(a, -2.0, (const int[]){2, 1}, 2, true), &nm2, "norm -2") &&
@@ -208,7 +208,7 @@ static void check_numpy_values(void)
 {
     loom_scope_begin();
     static const double A[6] = {3, 2, 2, 2, 3, -2};
-    hdata s;
+    hdata s = {0};
     if (fetch(loom_linalg_svdvals(loom_asarray(A, LOOM_FLOAT64, 2, (int64_t[]){2, 3})), &s, "s")) {
         CHECK(s.n == 2 && fabs(s.re[0] - 5) <= 1e-14 && fabs(s.re[1] - 3) <= 1e-14);
         hdata_free(&s);
@@ -216,7 +216,7 @@ static void check_numpy_values(void)
     loom_array *u, *sv, *vh;
     CHECK_EQ_INT(loom_linalg_svd(loom_zeros(2, (int64_t[]){0, 3}, LOOM_FLOAT32), true, &u, &sv, &vh),
                  LOOM_OK);
-    hdata hv;
+    hdata hv = {0};
     if (fetch(vh, &hv, "empty vh")) {
         CHECK(hv.n == 9);
         for (int i = 0; i < 9 && hv.n == 9; i++)

@@ -12,7 +12,7 @@
 /* r's elements must be want[map(i)] (complex: imaginary parts +0). */
 static void check_case(const range_case *c, const char *what, loom_array *r, bool reversed)
 {
-    hdata h;
+    hdata h = {0};
     if (!fetch(r, &h, what))
         return;
     int bad = 0;

@@ -144,7 +144,7 @@ static void test_softmax(int64_t rows, int64_t cols)
 {
     loom_scope_begin();
     loom_array *x = loom_mul_scalar(make_input(LOOM_FLOAT32, 2, (int64_t[]){rows, cols}, IN_SIGNED), 4.0);
-    hdata hx;
+    hdata hx = {0};
     if (loom_eval(x) != LOOM_OK || !fetch(x, &hx, "softmax input")) {
         loom_scope_end();
         return;
@@ -185,7 +185,7 @@ static void test_row_normalisations(int64_t rows, int64_t cols)
     loom_array *in[3] = {make_input(LOOM_FLOAT32, 2, (int64_t[]){rows, cols}, IN_POSITIVE),
                          make_input(LOOM_FLOAT32, 1, &cols, IN_SIGNED),
                          make_input(LOOM_FLOAT32, 1, &cols, IN_SIGNED)};
-    hdata hx, hg, hb;
+    hdata hx = {0}, hg = {0}, hb = {0};
     if (!fetch(in[0], &hx, "input") || !fetch(in[1], &hg, "gamma") || !fetch(in[2], &hb, "beta")) {
         loom_scope_end();
         return;
@@ -228,7 +228,7 @@ static void test_full_patterns(int64_t n)
     loom_scope_begin();
     loom_array *in[2] = {make_input(LOOM_FLOAT32, 1, &n, IN_SIGNED),
                          make_input(LOOM_FLOAT32, 1, &n, IN_SIGNED)};
-    hdata ha, hb;
+    hdata ha = {0}, hb = {0};
     if (!fetch(in[0], &ha, "a") || !fetch(in[1], &hb, "b")) {
         loom_scope_end();
         return;

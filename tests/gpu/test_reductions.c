@@ -336,7 +336,7 @@ static void run_ops(const char *label, loom_array *x, const int *axes, int naxes
         return;
     }
     loom_scope_begin();
-    hdata hx;
+    hdata hx = {0};
     char ax[96];
     fmt_axes(ax, sizeof ax, axes, naxes, keepdims);
     loom_dtype dt = loom_dtype_of(x);
@@ -382,7 +382,7 @@ static void run_ops(const char *label, loom_array *x, const int *axes, int naxes
     if (loom_eval_many(res, nres) != LOOM_OK)
         fprintf(stderr, "%s %s: eval_many failed: %s\n", label, ax, loom_last_error());
     for (int i = 0; i < nres; i++) {
-        hdata hr;
+        hdata hr = {0};
         char what[160];
         snprintf(what, sizeof what, "%s %s(%s) %s", label, rop_fn[which[i]], loom_dtype_name(dt), ax);
         if (fetch(res[i], &hr, what))
@@ -516,7 +516,7 @@ static void check_norm(const char *label, loom_array *x, double ord, const int *
                        bool keepdims)
 {
     loom_scope_begin();
-    hdata hx, hr;
+    hdata hx = {0}, hr = {0};
     char what[128];
     snprintf(what, sizeof what, "%s norm ord=%g", label, ord);
     if (!x || !fetch(x, &hx, what)) {
@@ -600,7 +600,7 @@ static void test_norms(void)
 static void check_average(const char *label, loom_array *a, loom_array *w, const int *axes, int naxes)
 {
     loom_scope_begin();
-    hdata ha, hw, hr;
+    hdata ha = {0}, hw = {0}, hr = {0};
     char what[128];
     snprintf(what, sizeof what, "average %s", label);
     if (!a || !w || !fetch(a, &ha, what) || !fetch(w, &hw, what)) {

@@ -29,7 +29,7 @@ static loom_dtype scan_dtype(loom_dtype dt)
 static void check_scan(const char *label, sop op, loom_array *x, int axis, bool exact)
 {
     loom_scope_begin();
-    hdata hx, hr;
+    hdata hx = {0}, hr = {0};
     char what[128];
     snprintf(what, sizeof what, "%s %s axis=%s%d", label, sop_fn[op],
              axis == LOOM_AXIS_NONE ? "None/" : "", axis == LOOM_AXIS_NONE ? 0 : axis);
