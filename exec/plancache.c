@@ -18,6 +18,7 @@ struct loom__cached_plan {
     loom_plan *plan;
     loom__step_state *runs;   /* per step */
     loom__replay *replay;
+    char *range; /* its NVTX range's name, made at the first run that asks */
     struct loom__cached_plan *next;
 };
 
@@ -50,6 +51,7 @@ static void entry_free(loom__cached_plan *e)
     }
     free(e->runs);
     loom__plan_free(e->plan);
+    free(e->range);
     free(e->key);
     free(e);
 }
@@ -150,6 +152,30 @@ loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom
     *slot = e;
     nentries++;
     return e;
+}
+
+/* "loom run: loom_ew_3fa2 (sin multiply) + cublas gemm": the NVTX range of a plan's run. */
+static void range_name(char *buf, size_t cap, const loom_plan *p)
+{
+    size_t used = (size_t)snprintf(buf, cap, "loom run:");
+    for (int i = 0; i < p->nsteps && used < cap; i++) {
+        const loom_step *st = &p->steps[i];
+        const char *sep = i ? " +" : "";
+        if (st->kind == LOOM_STEP_KERNEL)
+            used += (size_t)snprintf(buf + used, cap - used, "%s %s (%s)", sep, st->kernel.name,
+                                     st->kernel.summary ? st->kernel.summary : "");
+        else
+            used += (size_t)snprintf(buf + used, cap - used, "%s %s", sep,
+                                     st->summary ? st->summary : loom__step_kind_name(st->kind));
+    }
+}
+
+const char *loom__cached_plan_range(loom__cached_plan *e)
+{
+    enum { CAP = 400 };
+    if (!e->range && (e->range = malloc(CAP)))
+        range_name(e->range, CAP, e->plan);
+    return e->range ? e->range : "loom run";
 }
 
 int loom__plan_cache_run(const char *fn, loom__cached_plan *e, void **addr, loom_stream *s,

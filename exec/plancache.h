@@ -14,6 +14,9 @@ typedef struct loom__cached_plan loom__cached_plan;
 loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom_fuse_options *o,
                                         int device);
 const loom_plan *loom__cached_plan_plan(const loom__cached_plan *e);
+/* The NVTX range name of e's runs ("loom run: loom_ew_3fa2 (sin multiply) + cublas gemm"),
+ * formatted once per cached plan: evaluations do not pay for it. */
+const char *loom__cached_plan_range(loom__cached_plan *e);
 /* Runs the plan's steps on s with buffer addresses addr (one per plan buffer), replayed as CUDA
  * Graph segments (exec/replay.c). */
 int loom__plan_cache_run(const char *fn, loom__cached_plan *e, void **addr, loom_stream *s,

@@ -123,23 +123,6 @@ static int record_input_uses(const char *fn, const loom_plan *p, loom_stream *s)
     return rc;
 }
 
-/* "loom run: loom_ew_3fa2 (sin multiply) + cublas gemm": the NVTX range of a plan's run. */
-static const char *range_name(char *buf, size_t cap, const loom_plan *p)
-{
-    size_t used = (size_t)snprintf(buf, cap, "loom run:");
-    for (int i = 0; i < p->nsteps && used < cap; i++) {
-        const loom_step *st = &p->steps[i];
-        const char *sep = i ? " +" : "";
-        if (st->kind == LOOM_STEP_KERNEL)
-            used += (size_t)snprintf(buf + used, cap - used, "%s %s (%s)", sep, st->kernel.name,
-                                     st->kernel.summary ? st->kernel.summary : "");
-        else
-            used += (size_t)snprintf(buf + used, cap - used, "%s %s", sep,
-                                     st->summary ? st->summary : loom__step_kind_name(st->kind));
-    }
-    return buf;
-}
-
 static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int device)
 {
     int rc;
@@ -227,7 +210,7 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
     }
     rc = order_inputs(fn, p, s);
     if (loom__nvtx_enabled())
-        loom__nvtx_push(range_name(what, sizeof what, p));
+        loom__nvtx_push(loom__cached_plan_range(e));
     if (rc == LOOM_OK)
         rc = loom__plan_cache_run(fn, e, addr, s, props);
     loom__nvtx_pop();
