@@ -241,6 +241,9 @@ char *loom__fft_store_callback(const loom_fft_args *a, char *name, size_t name_l
 /* Whether a store callback beats cuFFT plus a kernel for this transform type, input dtype and
  * batch: the measured table (setting -1), every batched transform (1) or never (0). */
 bool loom__fft_callback_wins(int setting, int type, int dtype, int64_t batch);
+/* Whether setting lets any transform use a callback (false for 0, and for the table while it
+ * is empty). */
+bool loom__fft_callbacks_possible(int setting);
 
 #define LOOM_LIB_MAX_BUFFERS 4
 

@@ -94,6 +94,7 @@ int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, s
     int32_t opts[6] = {o->fuse, o->max_ops, o->max_inputs, o->chain_depth, o->lt_epilogue,
                        o->fft_callbacks};
     put(&sb, opts, sizeof opts);
+    const bool callbacks = loom__fft_callbacks_possible(o->fft_callbacks);
     for (int i = 0; i < w->n; i++) {
         const loom_walk_node *v = &w->v[i];
         const loom_array *a = v->node;
@@ -121,9 +122,10 @@ int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, s
             put(&sb, a->strides, (size_t)a->ndim * sizeof *a->strides);
             put(&sb, &a->offset, sizeof a->offset);
         }
-        if (a->op == LOOM_OP_MULTIPLY) {
+        if (a->op == LOOM_OP_MULTIPLY && callbacks) {
             /* a scale an FFT step may apply in a store callback, compiled into the cuFFT plan
-             * (fuser/lower_fft.c): plans share it only for equal values */
+             * (fuser/lower_fft.c): plans share it only for equal values (elsewhere the scale is
+             * a kernel argument, refreshed on rebind) */
             for (int k = 0; k < 2; k++)
                 if (a->inputs[k]->op == LOOM_OP_FFT && a->inputs[1 - k]->op == LOOM_OP_SCALAR)
                     put(&sb, &a->inputs[1 - k]->param.value.re, sizeof(double));
