@@ -297,11 +297,8 @@ static int lower_beta(const char *fn, loom_plan_builder *b, const loom_walk *w, 
     const loom_array *c, *mm = product_of(v->node, &c);
     if (mm->size == 0)
         return 0;
-    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_COPY);
-    if (!s)
+    if (loom__lower_copy_in(b, fn, w, c, v->buffer, 0))
         return -1;
-    s->copy = (loom_copy){.dst = v->buffer, .src = w->v[loom__walk_at(w, c)].buffer,
-                          .bytes = (size_t)c->size * loom_dtype_size((loom_dtype)c->dtype)};
     return emit_gemm(fn, b, w, mm, v->buffer, (gemm_extras){.beta_one = true},
                      (const loom_array *const[]){mm, v->node}, 2, "matmul add (beta)");
 }
