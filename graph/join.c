@@ -405,12 +405,8 @@ loom_array *loom_insert(loom_array *a, const int64_t *positions, int n, loom_arr
         return NULL;
     }
     loom_scope_begin();
-    loom_array *src = a, *r = NULL;
-    int ax = 0;
-    if (axis == LOOM_AXIS_NONE)
-        src = loom__reshape(fn, "ravel", a, 1, (int64_t[]){-1});
-    else if (loom__normalize_axis(fn, NULL, axis, a->ndim, &ax))
-        src = NULL;
+    int ax;
+    loom_array *r = NULL, *src = loom__along_axis(fn, a, axis, &ax);
     if (!src || n == 0)
         return loom__scope_return(src);
     int64_t len = src->shape[ax], total = len + n;

@@ -92,12 +92,8 @@ static loom_array *repeat(const char *fn, loom_array *a, int64_t repeats, int ax
         return NULL;
     }
     loom_scope_begin();
-    loom_array *src = a;
-    int ax = 0;
-    if (axis == LOOM_AXIS_NONE)
-        src = loom__reshape(fn, "ravel", a, 1, (int64_t[]){-1});
-    else if (loom__normalize_axis(fn, NULL, axis, a->ndim, &ax))
-        src = NULL;
+    int ax;
+    loom_array *src = loom__along_axis(fn, a, axis, &ax);
     if (!src || repeats == 1)
         return loom__scope_return(src);
     int64_t out[LOOM_MAXDIMS], div[LOOM_MAXDIMS];
@@ -125,12 +121,8 @@ loom_array *loom_repeat_counts(loom_array *a, const int64_t *counts, int ncounts
     if (ncounts == 1)
         return repeat(fn, a, counts[0], axis);
     loom_scope_begin();
-    loom_array *src = a, *r = NULL;
-    int ax = 0;
-    if (axis == LOOM_AXIS_NONE)
-        src = loom__reshape(fn, "ravel", a, 1, (int64_t[]){-1});
-    else if (loom__normalize_axis(fn, NULL, axis, a->ndim, &ax))
-        src = NULL;
+    int ax;
+    loom_array *r = NULL, *src = loom__along_axis(fn, a, axis, &ax);
     if (!src)
         return loom__scope_return(NULL);
     int64_t n = src->shape[ax], total = 0;
@@ -200,12 +192,8 @@ loom_array *loom_delete(loom_array *a, const int64_t *indices, int nindices, int
         return NULL;
     }
     loom_scope_begin();
-    loom_array *src = a, *r = NULL;
-    int ax = 0;
-    if (axis == LOOM_AXIS_NONE)
-        src = loom__reshape(fn, "ravel", a, 1, (int64_t[]){-1});
-    else if (loom__normalize_axis(fn, NULL, axis, a->ndim, &ax))
-        src = NULL;
+    int ax;
+    loom_array *r = NULL, *src = loom__along_axis(fn, a, axis, &ax);
     if (!src)
         return loom__scope_return(NULL);
     /* the positions kept, known now: every position of the axis but the listed ones */

@@ -44,6 +44,14 @@ int loom__normalize_axis(const char *fn, const char *what, int axis, int ndim, i
     return 0;
 }
 
+loom_array *loom__along_axis(const char *fn, loom_array *a, int axis, int *ax)
+{
+    *ax = 0;
+    if (axis == LOOM_AXIS_NONE)
+        return loom__reshape(fn, "ravel", a, 1, (int64_t[]){-1});
+    return loom__normalize_axis(fn, NULL, axis, a->ndim, ax) ? NULL : a;
+}
+
 int loom__normalize_axes(const char *fn, const int *axes, int naxes, int ndim,
                          const char *dup_msg, int *out, uint64_t *mask)
 {

@@ -9,6 +9,9 @@
  * "[what: ]axis 5 is out of bounds for array of dimension 2", as NumPy's AxisError.
  * Returns 0 or -1. */
 int loom__normalize_axis(const char *fn, const char *what, int axis, int ndim, int *out);
+/* What an axis argument works along: a flattened (*ax = 0) for LOOM_AXIS_NONE, else a itself
+ * with the axis normalised into *ax. NULL with the error under fn. */
+loom_array *loom__along_axis(const char *fn, loom_array *a, int axis, int *ax);
 /* Normalises naxes axes into out (may be NULL) and a bit mask (bit i for axis i); an axis
  * given twice fails with "fn: dup_msg". Returns 0 or -1. */
 int loom__normalize_axes(const char *fn, const int *axes, int naxes, int ndim,
