@@ -6,6 +6,8 @@
 #                                    workloads unless named: a device call has 600 s; the
 #                                    matmuls, e.g. `bench matmul32 matmul64_10k matmul_relu_bias
 #                                    bmm64`, run on the peers only when named)
+# The CUDA sources build for the device at hand only (a full build for every architecture
+# took 347 s there).
 # Peers: copy the peer scripts (peer_bench.py, peer_bench_lib.py, roofline.cu) into .peers/
 # (git-ignored) first and carry it. Logs go to $OUT; every peer's lines go to one peers.log.
 set -u -o pipefail
@@ -14,7 +16,7 @@ mkdir -p "$OUT"
 what=${1:-test}
 shift
 workloads=${*:-chain scale mse softmax layernorm rownorm sum_full sum_cols small64 ones2GB randn64M x_plus_randn fft16M fft_rows_scale rfft_power}
-if ! { cmake -B build -DCMAKE_BUILD_TYPE=Release >"$OUT/cmake.log" 2>&1 &&
+if ! { cmake -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native >"$OUT/cmake.log" 2>&1 &&
        cmake --build build -j"$(nproc)" >"$OUT/build.log" 2>&1; }; then
     grep -B3 -A3 -E "error|Error" "$OUT/build.log" | head -40
     exit 1

@@ -520,11 +520,22 @@ int loom__cusolver_svd(const char *fn, const loom_libcall *l, int device, void *
     char *in = loom__lib_operand(l, addr, 0), *work = loom__lib_operand(l, addr, 1);
     char *base = loom__lib_operand(l, addr, 2);
     int *info = loom__lib_operand(l, addr, 3);
+    /* gesvdp writes U and V even without vectors (a tall matrix's R goes through U): scratch
+     * for one matrix, reused along the stack */
+    loom_buffer *scratch = NULL;
+    if (polar && !e->vectors &&
+        !(scratch = loom__buffer_alloc(fn, (size_t)(e->rows * ucols + e->cols * e->cols) * item,
+                                       device, NULL)))
+        rc = loom_last_error_code();
     for (int64_t b = 0; rc == LOOM_OK && b < e->batch; b++) {
         svd_one o = {
             work + (size_t)(b * per) * item, base + e->s_at + (size_t)(b * e->cols) * ritem,
             e->vectors ? base + e->u_at + (size_t)(b * e->rows * ucols) * item : NULL,
             e->vectors ? base + e->v_at + (size_t)(b * e->cols * e->cols) * item : NULL, info + b};
+        if (scratch) {
+            o.U = scratch->ptr;
+            o.V = (char *)scratch->ptr + (size_t)(e->rows * ucols) * item;
+        }
         if (jacobi) {
             rc = run_gesvdj(fn, d, e, &o, &ws, dev);
             continue;
@@ -548,6 +559,7 @@ int loom__cusolver_svd(const char *fn, const loom_libcall *l, int device, void *
                 rc = run_gesvd(fn, d, device, st, e, &o, &ws, dev, host);
         }
     }
+    loom__buffer_release(scratch);
     workspace_put(&ws);
     return rc;
 }

@@ -176,12 +176,26 @@ int loom__dlpack_check(const char *fn, const DLTensor *t, loom_dtype *dtype, int
     for (int k = t->ndim - 1; k >= 0; k--) {
         int64_t s = t->strides ? t->strides[k] : stride;
         stride *= t->shape[k];
-        int64_t reach = t->shape[k] > 1 ? s * (t->shape[k] - 1) : 0;
-        lo += reach < 0 ? reach : 0;
-        hi += reach > 0 ? reach : 0;
+        int64_t reach = 0;
+        if (size && t->shape[k] > 1 &&
+            (__builtin_mul_overflow(s, t->shape[k] - 1, &reach) ||
+             __builtin_add_overflow(reach < 0 ? lo : hi, reach, reach < 0 ? &lo : &hi))) {
+            loom__error(LOOM_ERR_INVALID, fn,
+                        "the strides reach outside the address space (axis %d: extent %lld, "
+                        "stride %lld elements)",
+                        k, (long long)t->shape[k], (long long)s);
+            return LOOM_ERR_INVALID;
+        }
+    }
+    int64_t width = 0;
+    int64_t bytes;
+    if (size && (__builtin_sub_overflow(hi, lo, &width) || width == INT64_MAX ||
+                 __builtin_mul_overflow(width + 1, (int64_t)loom_dtype_size(*dtype), &bytes))) {
+        loom__error(LOOM_ERR_INVALID, fn, "the strides reach outside the address space");
+        return LOOM_ERR_INVALID;
     }
     *first = size ? lo : 0;
-    *span = size ? hi - lo + 1 : 0;
+    *span = size ? width + 1 : 0;
     return LOOM_OK;
 }
 

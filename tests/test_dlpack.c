@@ -124,6 +124,23 @@ static void test_refusals(void)
     m.dl_tensor.ndim = 33;
     CHECK(loom_from_dlpack(&m) == NULL);
     m.dl_tensor.ndim = 2;
+    /* CuPy before cupy#10172's fix sent (2^64 - 64) / 4 for a stride of -64 bytes: reaching
+     * past the address space is refused, not wrapped around */
+    int64_t strides[2] = {(int64_t)(((uint64_t)0 - 64) / 4), 1};
+    m.dl_tensor.strides = strides;
+    shape[0] = 3;
+    CHECK(loom_from_dlpack(&m) == NULL);
+    CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "loom_from_dlpack: the strides reach outside the address "
+                                    "space"));
+    strides[0] = INT64_MAX / 2 + 1; /* each axis fits, their sum does not */
+    strides[1] = -(INT64_MAX / 2) - 1;
+    shape[0] = shape[1] = 2;
+    CHECK(loom_from_dlpack(&m) == NULL);
+    CHECK(strstr(loom_last_error(), "the strides reach outside the address space"));
+    m.dl_tensor.strides = NULL;
+    shape[0] = 2;
+    shape[1] = 3;
     CHECK(loom_from_dlpack(NULL) == NULL);
     CHECK(strstr(loom_last_error(), "loom_from_dlpack: the managed tensor is NULL"));
     CHECK(loom_from_dlpack_legacy(NULL) == NULL);

@@ -149,6 +149,14 @@ def import_capsule(lib, capsule, versioned):
     return arr
 
 
+def sent_strides(capsule, versioned):
+    """The element strides a producer's capsule holds (None: compact)."""
+    ptr = py.PyCapsule_GetPointer(capsule, b"dltensor_versioned" if versioned else b"dltensor")
+    t = (DLManagedTensorVersioned.from_address(ptr).dl_tensor if versioned
+         else DLTensor.from_address(ptr))
+    return [t.strides[k] for k in range(t.ndim)] if t.strides else None
+
+
 def exchange(lib, fw, name, dtypes, to_numpy, current_stream, from_dlpack, capsule_of):
     rng = np.random.default_rng(7)
     loom_stream = lib.loom_stream_handle(None)
@@ -182,6 +190,22 @@ def exchange(lib, fw, name, dtypes, to_numpy, current_stream, from_dlpack, capsu
                 cap = capsule_of(t, loom_stream, versioned)
                 if cap is None:
                     continue  # this framework cannot export that version
+                strides = sent_strides(cap, versioned)
+                if strides and max(abs(v) for v in strides) >= 2**40:
+                    # CuPy before the fix of cupy#10172 divides a negative byte stride by an
+                    # unsigned itemsize: the capsule reaches far outside memory, and Loom must
+                    # refuse it with an error instead of reading there.
+                    print(f"gpu_dlpack: {name} sent strides {strides} for a {make} {dt} tensor "
+                          "(a producer bug); checking that Loom refuses it")
+                    ptr = py.PyCapsule_GetPointer(cap, b"dltensor_versioned" if versioned
+                                                  else b"dltensor")
+                    bad = (lib.loom_from_dlpack if versioned else lib.loom_from_dlpack_legacy)(ptr)
+                    check(not bad and lib.loom_last_error(),
+                          f"{name} {dt} {make}: an out-of-range capsule is refused")
+                    if bad:
+                        lib.loom_release(bad)
+                    del t, cap
+                    continue
                 got = import_capsule(lib, cap, versioned)
                 if not got:
                     continue

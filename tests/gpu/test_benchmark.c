@@ -39,7 +39,9 @@ static void test_spin_kernel(void *buffer)
     CHECK_EQ_INT(loom_benchmark(spin, &w, "spin", 20, 3, INFINITY, &r), LOOM_OK);
     CHECK_EQ_INT(r.n_runs, 20);
     CHECK_EQ_INT(w.calls, 23); /* 3 warm-ups, not timed */
-    double shortest = SPIN_CYCLES / (khz * 1e3); /* the kernel spins at least this long */
+    /* The kernel spins at least this long: the attribute is the nominal boost clock, and an
+     * H100 was seen running 0.7% above it (10.03 ms for a nominal 10.10), hence the 5%. */
+    double shortest = 0.95 * SPIN_CYCLES / (khz * 1e3);
     for (int i = 0; i < r.n_runs; i++) {
         /* Events resolve about 0.5 us; the clock may run below its highest rate, and a launch
          * adds some microseconds. */

@@ -74,6 +74,8 @@ static void compare(const char *name, loom_array *y, double eps, double points)
     int rc = loom_get(loom_astype(y, LOOM_COMPLEX128), got, (size_t)count * 2 * sizeof *got);
     loom_scope_end();
     CHECK_EQ_INT(rc, LOOM_OK);
+    if (rc)
+        fprintf(stderr, "%s: %s\n", name, loom_last_error());
     double scale = 0, worst = 0;
     for (int64_t i = 0; i < count; i++)
         scale = fmax(scale, hypot(ref[2 * i], ref[2 * i + 1]));
