@@ -399,6 +399,17 @@ def check_eval(programs, d):
     return failures
 
 
+def run_all(driver, mode, dirs):
+    """(exit status, stdout, stderr) of the driver on each directory, all running at once."""
+    procs = [subprocess.Popen([driver, mode, sub], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for sub in dirs]
+    results = []
+    for p in procs:
+        out, err = p.communicate()
+        results.append((p.returncode, out, err))
+    return results
+
+
 def main(argv):
     if np is None or int(np.__version__.split(".")[0]) < 2:
         print("random_programs: NumPy 2 is not available, skipped")
@@ -412,25 +423,32 @@ def main(argv):
     seed = int(os.environ.get("LOOM_TEST_SEED", random.SystemRandom().randrange(2**31)))
     print("random_programs: %d programs, seed %d (LOOM_TEST_SEED=%d repeats them)" % (count, seed, seed))
     programs = generate(seed, count)
+    # The programs are split over several driver processes (LOOM_TEST_JOBS, default: the
+    # cores, at most 8): each compiles its own kernels, which bounds a run's time.
+    jobs = max(1, min(int(os.environ.get("LOOM_TEST_JOBS", min(8, os.cpu_count() or 1))), count))
     shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    write(programs, d)
-    run = subprocess.run([driver, mode, d], capture_output=True, text=True)
-    if run.returncode == SKIP:
-        print(run.stdout.strip())
+    parts = [programs[j::jobs] for j in range(jobs)]
+    dirs = [os.path.join(d, "part%d" % j) for j in range(jobs)]
+    for part, sub in zip(parts, dirs):
+        os.makedirs(sub)
+        write(part, sub)
+    runs = run_all(driver, mode, dirs)
+    if any(r[0] == SKIP for r in runs):
+        print(runs[0][1].strip())
         shutil.rmtree(d, ignore_errors=True)
         return SKIP
-    sys.stderr.write(run.stderr)
     failures = 0
-    if mode == "--record":
-        failures = check_record(programs, run.stdout)
-    else:
-        failures = check_record(programs, subprocess.run([driver, "--record", d], capture_output=True,
-                                                         text=True).stdout)
-        failures += check_eval(programs, d)
-    if run.returncode != 0:
-        print("random_run exited with %d" % run.returncode)
-        failures += 1
+    for part, sub, (code, out, err) in zip(parts, dirs, runs):
+        sys.stderr.write(err)
+        if mode == "--record":
+            failures += check_record(part, out)
+        else:
+            record = subprocess.run([driver, "--record", sub], capture_output=True, text=True)
+            failures += check_record(part, record.stdout)
+            failures += check_eval(part, sub)
+        if code != 0:
+            print("random_run exited with %d (%s)" % (code, sub))
+            failures += 1
     if failures:
         print("random_programs: %d failures (seed %d); programs and inputs kept in %s" % (failures, seed, d))
         return 1
