@@ -85,8 +85,10 @@ static void test_memory_pressure(void)
     }
     CHECK(stats().forced_evals_by_reason[LOOM_EVAL_MEMORY_PRESSURE] >= 1);
     double first = 0;
-    CHECK_EQ_INT(loom_item(loom_sum(acc, NULL, 0, false), &first), LOOM_OK);
+    loom_array *total = loom_sum(acc, NULL, 0, false);
+    CHECK_EQ_INT(loom_item(total, &first), LOOM_OK);
     CHECK(first == 36.0 * (double)n);
+    loom_release(total);
     loom_release(acc);
     loom__force_set_limits(0, 0, 0);
 }
