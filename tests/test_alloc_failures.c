@@ -1,0 +1,130 @@
+/* Host allocation failures in graph/ (issue 10): every allocation a representative recording
+ * makes is made to fail in turn (loom__alloc_inject_failure, SQLite's way). Each failure must
+ * give LOOM_ERR_OOM with a message naming a loom_ function and "out of host memory", or be
+ * recovered from with the right result; afterwards the same program must record exactly as
+ * before. Leaks are ASan's to find (LeakSanitizer at exit). */
+#include "check.h"
+
+#include "internal.h"
+
+#include <stdlib.h>
+
+/* Appends each array's dtype and shape to sig ("float32(3,4) ..."); NULL: "NULL". */
+static void describe(char *sig, size_t cap, loom_array *const *arrays, int n)
+{
+    size_t len = strlen(sig);
+    for (int i = 0; i < n && len < cap; i++) {
+        loom_array *a = arrays[i];
+        if (!a) {
+            len += (size_t)snprintf(sig + len, cap - len, "NULL ");
+            continue;
+        }
+        len += (size_t)snprintf(sig + len, cap - len, "%s(", loom_dtype_name(loom_dtype_of(a)));
+        for (int d = 0; d < loom_ndim(a) && len < cap; d++)
+            len += (size_t)snprintf(sig + len, cap - len, "%s%lld", d ? "," : "",
+                                    (long long)loom_shape(a)[d]);
+        if (len < cap)
+            len += (size_t)snprintf(sig + len, cap - len, ") ");
+    }
+}
+
+/* The first failure of a program: its status and message (later calls only see its NULL). */
+typedef struct first_failure {
+    int rc;
+    char msg[512];
+} first_failure;
+
+static loom_array *note(first_failure *f, loom_array *a)
+{
+    if (!a && f->rc == LOOM_OK) {
+        f->rc = loom_last_error_code() ? loom_last_error_code() : LOOM_ERR_INVALID;
+        snprintf(f->msg, sizeof f->msg, "%s", loom_last_error() ? loom_last_error() : "(none)");
+    }
+    return a;
+}
+
+/* Records creation, ufuncs with broadcasting and promotion, views, reductions, a scan, joins,
+ * splits, gathers, einsum, multi_dot and a user kernel. Returns the first failure; sig gets
+ * every result's dtype and shape. */
+static first_failure program(char *sig, size_t cap)
+{
+    static const float host[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    first_failure f = {LOOM_OK, ""};
+    sig[0] = '\0';
+    loom_clear_error();
+    loom_scope_begin();
+    if (loom_last_error())
+        note(&f, NULL);
+    loom_array *x = note(&f, loom_asarray(host, LOOM_FLOAT32, 2, (int64_t[]){3, 4}));
+    loom_array *y = note(&f, loom_add(x, loom_arange(0, 4, 1, LOOM_INT32)));
+    loom_array *t = note(&f, loom_transpose(y, NULL));
+    loom_array *parts[2] = {NULL, NULL};
+    if (f.rc == LOOM_OK && loom_split(x, 2, 1, parts) != LOOM_OK)
+        note(&f, NULL);
+    loom_elementwise_kernel *k =
+        loom_elementwise_kernel_create("T a, T b", "T c", "c = a * b", "alloc_mul", NULL, NULL);
+    if (!k)
+        note(&f, NULL);
+    loom_array *results[13];
+    int n = 0;
+    results[n++] = note(&f, loom_sum(loom_multiply_scalar(t, 2.0), (int[]){0}, 1, false));
+    results[n++] = note(&f, loom_where(loom_greater(x, loom_scalar(5)), x,
+                                       loom_mean(x, NULL, 0, true)));
+    results[n++] = note(&f, loom_cumsum(loom_tile(parts[0], (int64_t[]){2}, 1), 1));
+    results[n++] = note(&f, loom_concatenate((loom_array *[]){x, y, parts[1]}, 2, 0));
+    results[n++] = note(&f, loom_stack((loom_array *[]){parts[0], parts[1]}, 2, 0));
+    results[n++] = note(&f, loom_einsum("ij,kj->ik", (loom_array *[]){x, y}, 2));
+    results[n++] = note(&f, loom_linalg_multi_dot((loom_array *[]){x, t, x}, 3));
+    results[n++] = note(&f, loom_delete(x, (int64_t[]){0, 2}, 2, 1));
+    results[n++] = note(&f, loom_insert(x, (int64_t[]){1, 3}, 2, loom_scalar(9), 0));
+    results[n++] = note(&f, loom_take(x, loom_arange(0, 3, 2, LOOM_INT64), 1));
+    results[n++] = note(&f, loom_reshape(loom_slice(y, 1, 3, 0, -1), 1, (int64_t[]){-1}));
+    results[n++] = note(&f, loom_var(loom_astype(x, LOOM_FLOAT16), (int[]){1}, 1, 1, false));
+    results[n++] = note(&f, k ? loom_elementwise_kernel_call(k, (loom_array *[]){x, x}, 2) : NULL);
+    loom_elementwise_kernel_destroy(k);
+    if (f.rc == LOOM_OK)
+        describe(sig, cap, results, n);
+    loom_scope_end();
+    return f;
+}
+
+int main(void)
+{
+    char expected[1024], got[1024];
+    CHECK_EQ_INT(program(expected, sizeof expected).rc, LOOM_OK);
+    CHECK(strlen(expected) > 0 && !strstr(expected, "NULL"));
+    long walked = 0;
+    for (long nth = 0;; nth++) {
+        loom__alloc_inject_failure(nth);
+        first_failure f = program(got, sizeof got);
+        long fired = loom__alloc_injected_failures();
+        loom__alloc_inject_failure(-1);
+        if (!fired) {
+            CHECK_EQ_INT(f.rc, LOOM_OK); /* past the program's last allocation */
+            CHECK_STR(got, expected);
+            break;
+        }
+        walked++;
+        if (f.rc != LOOM_OK) {
+            check_count++;
+            if (f.rc != LOOM_ERR_OOM || strncmp(f.msg, "loom_", 5) != 0 ||
+                !strstr(f.msg, "out of host memory")) {
+                check_failures++;
+                fprintf(stderr, "allocation %ld: status %s, error \"%s\"\n", nth,
+                        loom_status_name(f.rc), f.msg);
+            }
+        } else {
+            CHECK_STR(got, expected); /* recovered: the result must be the same */
+        }
+        /* The library is still usable: the same program records the same arrays. */
+        CHECK_EQ_INT(program(got, sizeof got).rc, LOOM_OK);
+        CHECK_STR(got, expected);
+        if (nth > 100000) {
+            CHECK(!"the walk does not end");
+            break;
+        }
+    }
+    printf("walked %ld failing allocations\n", walked);
+    CHECK(walked >= 13); /* at least each result's node */
+    return check_summary("test_alloc_failures");
+}
