@@ -9,6 +9,7 @@
  * accumulator's unit roundoff u, and means, variances, products and norms follow from it. */
 #define _POSIX_C_SOURCE 200809L
 #include "reduce_groups.h"
+#include "gpu_main.h"
 
 typedef enum rop {
     R_SUM, R_PROD, R_MAX, R_MIN, R_PTP, R_MEAN, R_VAR0, R_VAR1, R_STD0, R_STD1, R_ANY, R_ALL,
@@ -763,11 +764,8 @@ int main(void)
     test_references();
     if (check_failures)
         return check_summary("gpu_test_reductions (host references)");
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_reductions: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_reductions"))
         return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
     rng_seed_from_env();
     test_dtypes();
     test_sizes();
@@ -777,7 +775,5 @@ int main(void)
     test_average();
     if (!getenv("LOOM_TEST_SKIP_HUGE"))
         test_huge();
-    /* Hand the pools' cached blocks back, so leak checkers see only real leaks. */
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_reductions");
+    return gpu_test_finish("gpu_test_reductions");
 }
