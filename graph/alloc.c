@@ -1,4 +1,4 @@
-/* Host allocations of graph/: the C library's, with a failure-injection switch for tests
+/* Host allocations of graph/ and fuser/: the C library's, with a failure-injection switch for tests
  * (the SQLite way: the Nth allocation from now fails, so a test can walk N over a program and
  * see every allocation site's error path). */
 #include "internal.h"

@@ -1,10 +1,12 @@
-/* Host allocation failures in graph/ (issue 10): every allocation a representative recording
- * makes is made to fail in turn (loom__alloc_inject_failure, SQLite's way). Each failure must
- * give LOOM_ERR_OOM with a message naming a loom_ function and "out of host memory", or be
- * recovered from with the right result; afterwards the same program must record exactly as
- * before. Leaks are ASan's to find (LeakSanitizer at exit). */
+/* Host allocation failures in graph/ and fuser/ (issue 10): every allocation that recording a
+ * representative program makes, and then every allocation of planning it (fused and with
+ * LOOM_FUSE=0's plan), is made to fail in turn (loom__alloc_inject_failure, SQLite's way). Each
+ * failure must give LOOM_ERR_OOM with a message naming a loom_ function and "out of host
+ * memory", or be recovered from with the right result; afterwards the same program must record
+ * and plan exactly as before. Leaks are ASan's to find (LeakSanitizer at exit). */
 #include "check.h"
 
+#include "fuser/plan.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -46,7 +48,9 @@ static loom_array *note(first_failure *f, loom_array *a)
 /* Records creation, ufuncs with broadcasting and promotion, views, reductions, a scan, joins,
  * splits, gathers, einsum, multi_dot and a user kernel. Returns the first failure; sig gets
  * every result's dtype and shape. */
-static first_failure program(char *sig, size_t cap)
+typedef void (*with_results)(loom_array *const *results, int n);
+
+static first_failure program(char *sig, size_t cap, with_results with)
 {
     static const float host[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
     first_failure f = {LOOM_OK, ""};
@@ -84,19 +88,74 @@ static first_failure program(char *sig, size_t cap)
     loom_elementwise_kernel_destroy(k);
     if (f.rc == LOOM_OK)
         describe(sig, cap, results, n);
+    if (f.rc == LOOM_OK && with)
+        with(results, n);
     loom_scope_end();
     return f;
+}
+
+/* Checks a failure the walk injected: OOM with a clear message (or nothing failed). */
+static void check_failure(long nth, int rc, const char *msg)
+{
+    check_count++;
+    if (rc != LOOM_ERR_OOM || !msg || strncmp(msg, "loom_", 5) != 0 ||
+        !strstr(msg, "out of host memory")) {
+        check_failures++;
+        fprintf(stderr, "allocation %ld: status %s, error \"%s\"\n", nth, loom_status_name(rc),
+                msg ? msg : "(none)");
+    }
+}
+
+static int plan_steps(loom_array *const *results, int n, bool fuse)
+{
+    loom_fuse_options o = loom__fuse_options_default();
+    o.fuse = fuse;
+    loom_clear_error();
+    loom_plan *p = loom__plan_build("loom_eval", results, n, &o);
+    int steps = p ? p->nsteps : -1;
+    loom__plan_free(p);
+    return steps;
+}
+
+/* Plans the results with each of planning's allocations failing in turn. */
+static void walk_planning(loom_array *const *results, int n)
+{
+    for (int fuse = 1; fuse >= 0; fuse--) {
+        int expected = plan_steps(results, n, fuse);
+        CHECK(expected > 0);
+        long walked = 0;
+        for (long nth = 0; nth < 1000000; nth++) {
+            loom__alloc_inject_failure(nth);
+            int steps = plan_steps(results, n, fuse);
+            long fired = loom__alloc_injected_failures();
+            loom__alloc_inject_failure(-1);
+            if (!fired) {
+                CHECK_EQ_INT(steps, expected);
+                break;
+            }
+            walked++;
+            if (steps < 0)
+                check_failure(nth, loom_last_error_code(), loom_last_error());
+            else if (steps != expected) /* without scratch memory roll placement materialises */
+                printf("allocation %ld: a plan of %d steps instead of %d\n", nth, steps, expected);
+            CHECK(steps < 0 || steps >= expected); /* recovering may only fuse less */
+            CHECK_EQ_INT(plan_steps(results, n, fuse), expected);
+        }
+        printf("planning (%s): walked %ld failing allocations\n", fuse ? "fused" : "LOOM_FUSE=0",
+               walked);
+        CHECK(walked >= expected); /* at least each step's own */
+    }
 }
 
 int main(void)
 {
     char expected[1024], got[1024];
-    CHECK_EQ_INT(program(expected, sizeof expected).rc, LOOM_OK);
+    CHECK_EQ_INT(program(expected, sizeof expected, NULL).rc, LOOM_OK);
     CHECK(strlen(expected) > 0 && !strstr(expected, "NULL"));
     long walked = 0;
     for (long nth = 0;; nth++) {
         loom__alloc_inject_failure(nth);
-        first_failure f = program(got, sizeof got);
+        first_failure f = program(got, sizeof got, NULL);
         long fired = loom__alloc_injected_failures();
         loom__alloc_inject_failure(-1);
         if (!fired) {
@@ -105,26 +164,20 @@ int main(void)
             break;
         }
         walked++;
-        if (f.rc != LOOM_OK) {
-            check_count++;
-            if (f.rc != LOOM_ERR_OOM || strncmp(f.msg, "loom_", 5) != 0 ||
-                !strstr(f.msg, "out of host memory")) {
-                check_failures++;
-                fprintf(stderr, "allocation %ld: status %s, error \"%s\"\n", nth,
-                        loom_status_name(f.rc), f.msg);
-            }
-        } else {
+        if (f.rc != LOOM_OK)
+            check_failure(nth, f.rc, f.msg);
+        else
             CHECK_STR(got, expected); /* recovered: the result must be the same */
-        }
         /* The library is still usable: the same program records the same arrays. */
-        CHECK_EQ_INT(program(got, sizeof got).rc, LOOM_OK);
+        CHECK_EQ_INT(program(got, sizeof got, NULL).rc, LOOM_OK);
         CHECK_STR(got, expected);
         if (nth > 100000) {
             CHECK(!"the walk does not end");
             break;
         }
     }
-    printf("walked %ld failing allocations\n", walked);
+    printf("recording: walked %ld failing allocations\n", walked);
     CHECK(walked >= 13); /* at least each result's node */
+    CHECK_EQ_INT(program(got, sizeof got, walk_planning).rc, LOOM_OK);
     return check_summary("test_alloc_failures");
 }
