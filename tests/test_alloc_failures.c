@@ -45,10 +45,13 @@ static loom_array *note(first_failure *f, loom_array *a)
     return a;
 }
 
-/* Records creation, ufuncs with broadcasting and promotion, views, reductions, a scan, joins,
- * splits, gathers, einsum, multi_dot and a user kernel. Returns the first failure; sig gets
+/* Records creation, ufuncs with broadcasting and promotion, views, reductions, scans, joins,
+ * splits, gathers, einsum, multi_dot, a user kernel, linear algebra (inv, solve, eigh, svd),
+ * argsort, an FFT, roll, pad, kron, trace, norm and random numbers. Returns the first failure; sig gets
  * every result's dtype and shape. */
 typedef void (*with_results)(loom_array *const *results, int n);
+
+static loom_rng *rng;
 
 static first_failure program(char *sig, size_t cap, with_results with)
 {
@@ -69,7 +72,7 @@ static first_failure program(char *sig, size_t cap, with_results with)
         loom_elementwise_kernel_create("T a, T b", "T c", "c = a * b", "alloc_mul", NULL, NULL);
     if (!k)
         note(&f, NULL);
-    loom_array *results[13];
+    loom_array *results[32];
     int n = 0;
     results[n++] = note(&f, loom_sum(loom_multiply_scalar(t, 2.0), (int[]){0}, 1, false));
     results[n++] = note(&f, loom_where(loom_greater(x, loom_scalar(5)), x,
@@ -85,6 +88,27 @@ static first_failure program(char *sig, size_t cap, with_results with)
     results[n++] = note(&f, loom_reshape(loom_slice(y, 1, 3, 0, -1), 1, (int64_t[]){-1}));
     results[n++] = note(&f, loom_var(loom_astype(x, LOOM_FLOAT16), (int[]){1}, 1, 1, false));
     results[n++] = note(&f, k ? loom_elementwise_kernel_call(k, (loom_array *[]){x, x}, 2) : NULL);
+    /* Library steps, sorting, FFT, random numbers and more index maps. */
+    loom_array *sq = note(&f, loom_slice(x, 1, 0, 3, 1)); /* 3x3 */
+    loom_array *sym = note(&f, loom_add(sq, loom_transpose(sq, NULL)));
+    results[n++] = note(&f, loom_linalg_inv(sym));
+    results[n++] = note(&f, loom_linalg_solve(sym, loom_slice(y, 1, 0, 2, 1)));
+    loom_array *w = NULL, *v = NULL, *u = NULL, *sv = NULL, *vh = NULL;
+    if (f.rc == LOOM_OK && loom_linalg_eigh(sym, &w, &v) != LOOM_OK)
+        note(&f, NULL);
+    if (f.rc == LOOM_OK && loom_linalg_svd(x, false, &u, &sv, &vh) != LOOM_OK)
+        note(&f, NULL);
+    results[n++] = note(&f, w ? loom_multiply(v, w) : NULL);
+    results[n++] = note(&f, u ? loom_matmul(loom_multiply(u, sv), vh) : NULL);
+    results[n++] = note(&f, loom_argsort(y, 1));
+    results[n++] = note(&f, loom_fft_fft(x, 8, 1, "ortho"));
+    results[n++] = note(&f, loom_roll(loom_flip(x, NULL, 0), 5, 1));
+    results[n++] = note(&f, loom_pad(x, (int64_t[]){1, 1, 0, 2}, 4, "constant", 0));
+    results[n++] = note(&f, loom_clip(loom_cumprod(x, 0), loom_scalar(1), loom_std(x, NULL, 0, 0, false)));
+    results[n++] = note(&f, loom_kron(parts[0], loom_moveaxis(parts[1], 0, 1)));
+    results[n++] = note(&f, loom_trace(y, 1, 0, 1));
+    results[n++] = note(&f, loom_add(loom_rng_normal(rng, 0, 1, 2, (int64_t[]){3, 4}, LOOM_FLOAT32), x));
+    results[n++] = note(&f, loom_linalg_norm(y, 2, (int[]){0, 1}, 2, false));
     loom_elementwise_kernel_destroy(k);
     if (f.rc == LOOM_OK)
         describe(sig, cap, results, n);
@@ -149,7 +173,9 @@ static void walk_planning(loom_array *const *results, int n)
 
 int main(void)
 {
-    char expected[1024], got[1024];
+    char expected[2048], got[2048];
+    rng = loom_random_default_rng(7);
+    CHECK(rng != NULL);
     CHECK_EQ_INT(program(expected, sizeof expected, NULL).rc, LOOM_OK);
     CHECK(strlen(expected) > 0 && !strstr(expected, "NULL"));
     long walked = 0;
@@ -177,7 +203,8 @@ int main(void)
         }
     }
     printf("recording: walked %ld failing allocations\n", walked);
-    CHECK(walked >= 13); /* at least each result's node */
+    CHECK(walked >= 13 + 16); /* at least each result's node */
     CHECK_EQ_INT(program(got, sizeof got, walk_planning).rc, LOOM_OK);
+    loom_rng_destroy(rng);
     return check_summary("test_alloc_failures");
 }
