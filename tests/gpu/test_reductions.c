@@ -108,19 +108,6 @@ static bool int_less(int64_t a, int64_t b, loom_dtype dt)
     return loom__is_unsigned(dt) ? (uint64_t)a < (uint64_t)b : a < b;
 }
 
-/* v wrapped to dt's width, sign- or zero-extended (NumPy's integer overflow). */
-static int64_t wrap_to(uint64_t v, loom_dtype dt)
-{
-    int bits = (int)loom_dtype_size(dt) * 8;
-    if (bits == 64)
-        return (int64_t)v;
-    uint64_t m = (1ull << bits) - 1;
-    v &= m;
-    if (loom__is_signed(dt) && v >> (bits - 1))
-        v |= ~m;
-    return (int64_t)v;
-}
-
 static gstat *group_stats(const hdata *x, const groups *g)
 {
     gstat *s = calloc((size_t)(g->nout ? g->nout : 1), sizeof *s);
