@@ -76,7 +76,7 @@ static int add_operand(ctx *c, int node, src_kind kind, int buffer)
 {
     if (c->nops == c->cap_ops) {
         int cap = c->cap_ops ? c->cap_ops * 2 : 16;
-        operand *grown = realloc(c->ops, (size_t)cap * sizeof *grown);
+        operand *grown = loom__realloc(c->ops, (size_t)cap * sizeof *grown);
         if (!grown) {
             c->args.params.failed = true;
             return -1;
@@ -127,7 +127,7 @@ static int space_below(ctx *c, int i, int parent)
             return k;
     if (c->nspaces == c->cap_spaces) {
         int cap = c->cap_spaces ? c->cap_spaces * 2 : 4;
-        space *grown = realloc(c->spaces, (size_t)cap * sizeof *grown);
+        space *grown = loom__realloc(c->spaces, (size_t)cap * sizeof *grown);
         if (!grown) {
             c->args.params.failed = true;
             return -1;
@@ -505,7 +505,7 @@ static void emit_needs(const ctx *c, loom_strbuf *sb)
 static void emit_ukernel_defs(const ctx *c, loom_strbuf *sb)
 {
     const loom_array *local[64];
-    const loom_array **nodes = c->nnodes <= 64 ? local : malloc((size_t)c->nnodes * sizeof *nodes);
+    const loom_array **nodes = c->nnodes <= 64 ? local : loom__malloc((size_t)c->nnodes * sizeof *nodes);
     if (!nodes) {
         sb->failed = true;
         return;
@@ -590,10 +590,10 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     ctx c = {.w = w, .plan = plan, .k = k, .args = {.w = w, .k = k}};
     loom_walk *mw = (loom_walk *)w; /* only its scratch arrays change, and are restored */
     if (!mw->mark) {
-        mw->mark = calloc((size_t)w->n + 1, sizeof *mw->mark);
-        mw->op_of = malloc(((size_t)w->n + 1) * sizeof *mw->op_of);
-        mw->local = malloc(((size_t)w->n + 1) * sizeof *mw->local);
-        mw->list = malloc(((size_t)w->n + 1) * sizeof *mw->list);
+        mw->mark = loom__calloc((size_t)w->n + 1, sizeof *mw->mark);
+        mw->op_of = loom__malloc(((size_t)w->n + 1) * sizeof *mw->op_of);
+        mw->local = loom__malloc(((size_t)w->n + 1) * sizeof *mw->local);
+        mw->list = loom__malloc(((size_t)w->n + 1) * sizeof *mw->list);
         for (int i = 0; mw->op_of && i < w->n; i++)
             mw->op_of[i] = -1;
     }
@@ -601,7 +601,7 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     c.op_of = mw->op_of;
     c.local = mw->local;
     c.nodes = mw->list;
-    int *out_param = malloc((size_t)nroots * sizeof *out_param);
+    int *out_param = loom__malloc((size_t)nroots * sizeof *out_param);
     loom_strbuf sb = {0}, summary = {0};
     int rc = -1;
     if (!c.mark || !c.nodes || !c.op_of || !c.local || !out_param)
@@ -621,6 +621,8 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     for (int r = 0; r < nroots; r++) {
         const loom_walk_node *v = &w->v[roots[r]];
         out_param[r] = loom__arg_ptr(&c.args, v->buffer, v->node->dtype, true, 0);
+        if (c.args.params.failed)
+            goto done;
         k->args[out_param[r]].align = c.vec * (int)loom_dtype_size((loom_dtype)v->node->dtype);
     }
     for (int o = 0; o < c.nops; o++) {
@@ -629,6 +631,8 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
         size_t es = loom_dtype_size((loom_dtype)a->dtype);
         if (op->kind == SRC_LOAD || op->kind == SRC_STRIDED) {
             op->param = loom__arg_ptr(&c.args, op->buffer, a->dtype, false, (size_t)op->offset * es);
+            if (c.args.params.failed)
+                goto done;
             if (op->kind == SRC_LOAD)
                 c.k->args[op->param].align = c.vec * (int)es;
             if (op->raw)
@@ -687,8 +691,9 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
         const loom_array *a = w->v[c.nodes[t]].node;
         if (loom__ops[a->op].kind == LOOM_OPK_EW || a->op == LOOM_OP_ROLL)
             loom__sb_printf(&summary, "%s%s", summary.len ? " " : "", loom__op_label(a));
-        if (a->op == LOOM_OP_UKERNEL && *loom__ukernel_options(a) && !k->options)
-            k->options = strdup(loom__ukernel_options(a)); /* a boundary: the only user kernel */
+        if (a->op == LOOM_OP_UKERNEL && *loom__ukernel_options(a) && !k->options &&
+            !(k->options = loom__strdup(loom__ukernel_options(a)))) /* a boundary: the only user kernel */
+            goto done;
     }
     if (!summary.len)
         loom__sb_printf(&summary, "%s", "copy");
@@ -768,7 +773,7 @@ int loom__codegen_elementwise(const char *fn, const loom_walk *w, const loom_pla
     k->work = c.vec > 1 ? (c.n / c.vec > 0 ? c.n / c.vec : c.n) : c.n;
     k->block = BLOCK;
     k->vec = c.vec;
-    k->nodes = malloc((size_t)(c.nnodes + c.nops + 1) * sizeof *k->nodes);
+    k->nodes = loom__malloc((size_t)(c.nnodes + c.nops + 1) * sizeof *k->nodes);
     if (k->nodes) {
         for (int t = 0; t < c.nnodes; t++)
             k->nodes[k->nnodes++] = w->v[c.nodes[t]].node;

@@ -472,7 +472,7 @@ static void emit_outputs_w(rctx *c, loom_strbuf *sb, const int *roots, int nroot
 static void emit_ukernel_defs(const rctx *c, loom_strbuf *sb)
 {
     const loom_walk *w = c->w;
-    const loom_array **nodes = malloc(((size_t)w->n + 1) * sizeof *nodes);
+    const loom_array **nodes = loom__malloc(((size_t)w->n + 1) * sizeof *nodes);
     if (!nodes) {
         sb->failed = true;
         return;
@@ -644,7 +644,7 @@ static int build_kernel(rctx *c, const geometry *g, const int *roots, int nroots
     memset(c->doneE, 0, (size_t)w->n);
     memset(c->doneW, 0, (size_t)w->n);
     loom_strbuf defs = {0};
-    int *out = malloc((size_t)nroots * sizeof *out);
+    int *out = loom__malloc((size_t)nroots * sizeof *out);
     if (!out)
         return -1;
     /* Outputs: materialised values that have a buffer (the final pass writes them). */
@@ -709,7 +709,7 @@ static int build_kernel(rctx *c, const geometry *g, const int *roots, int nroots
         return -1;
     /* The fused ops, for logs and DOT, and the nodes computed here, for DOT clusters. */
     loom_strbuf summary = {0};
-    k->nodes = malloc(((size_t)w->n + 1) * sizeof *k->nodes);
+    k->nodes = loom__malloc(((size_t)w->n + 1) * sizeof *k->nodes);
     if (!k->nodes)
         return -1;
     for (int i = 0; i < w->n; i++) {
@@ -779,18 +779,18 @@ int loom__codegen_reduction(const char *fn, const loom_walk *w, loom_plan_builde
     c.dom = first->inputs[0];
     c.mask = (uint32_t)first->param.reduce.axes;
     size_t n = (size_t)w->n + 1;
-    c.need = calloc(n, 1);
-    c.doneE = calloc(n, 1);
-    c.doneW = calloc(n, 1);
-    c.kind = calloc(n, 1);
-    c.slot = malloc(n * sizeof *c.slot);
-    c.param = calloc(n, sizeof *c.param);
-    c.depE = malloc(n * sizeof *c.depE);
-    c.depW = malloc(n * sizeof *c.depW);
-    c.sstr = malloc(n * sizeof *c.sstr);
-    c.soff = malloc(n * sizeof *c.soff);
-    c.reds = malloc(n * sizeof *c.reds);
-    c.stage = malloc(n * sizeof *c.stage);
+    c.need = loom__calloc(n, 1);
+    c.doneE = loom__calloc(n, 1);
+    c.doneW = loom__calloc(n, 1);
+    c.kind = loom__calloc(n, 1);
+    c.slot = loom__malloc(n * sizeof *c.slot);
+    c.param = loom__calloc(n, sizeof *c.param);
+    c.depE = loom__malloc(n * sizeof *c.depE);
+    c.depW = loom__malloc(n * sizeof *c.depW);
+    c.sstr = loom__malloc(n * sizeof *c.sstr);
+    c.soff = loom__malloc(n * sizeof *c.soff);
+    c.reds = loom__malloc(n * sizeof *c.reds);
+    c.stage = loom__malloc(n * sizeof *c.stage);
     int scratch[LOOM_MAX_KERNEL_REDUCTIONS];
     int rc = -1;
     if (!c.need || !c.doneE || !c.doneW || !c.kind || !c.slot || !c.param || !c.depE || !c.depW ||

@@ -257,7 +257,7 @@ static int emit_kernel(const char *fn, const loom_walk *w, int node, const scan_
     /* The node belongs to the kernel that writes it (DOT clusters take the first listing). */
     if (sk->pass != PASS_TOTALS && sk->out_buf == w->v[node].buffer) {
         const loom_array *s = w->v[node].node, *in_node = s->inputs[0];
-        k->nodes = malloc(2 * sizeof *k->nodes);
+        k->nodes = loom__malloc(2 * sizeof *k->nodes);
         if (!k->nodes)
             goto oom;
         k->nodes[k->nnodes++] = w->v[node].node;

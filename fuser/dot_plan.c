@@ -104,13 +104,13 @@ void loom__dump_dot_env(loom_array *const *arrays, int n)
     static unsigned counter;
     if (!read_env) {
         const char *env = getenv("LOOM_DUMP_DOT");
-        dir = env && *env ? strdup(env) : NULL;
+        dir = env && *env ? loom__strdup(env) : NULL;
         read_env = true;
     }
     if (!dir)
         return;
     size_t len = strlen(dir) + 32;
-    char *path = malloc(len);
+    char *path = loom__malloc(len);
     if (!path) {
         fprintf(stderr, "loom: LOOM_DUMP_DOT: out of host memory\n");
         return;

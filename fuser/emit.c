@@ -18,7 +18,7 @@ static loom_karg *new_arg(loom_kargs *c, const char *decl)
 {
     if (c->nargs == c->cap) {
         int cap = c->cap ? c->cap * 2 : 16;
-        loom_karg *grown = realloc(c->k->args, (size_t)cap * sizeof *grown);
+        loom_karg *grown = loom__realloc(c->k->args, (size_t)cap * sizeof *grown);
         if (!grown) {
             c->params.failed = true;
             return NULL;
@@ -241,7 +241,7 @@ int loom__kernel_name_source(loom_kernel *k, const char *prefix, char *src)
              (unsigned long long)loom__fnv1a64(src, strlen(src), LOOM__FNV1A64_INIT));
     char *at = strstr(src, "@NAME@");
     size_t len = strlen(src), nl = strlen(k->name);
-    k->source = malloc(len - 6 + nl + 1);
+    k->source = loom__malloc(len - 6 + nl + 1);
     if (!k->source) {
         free(src);
         return -1;

@@ -185,8 +185,10 @@ static int pad_kernel(const char *fn, const loom_walk *w, loom_plan_builder *b, 
     k->block = PAD_BLOCK;
     k->vec = 1;
     const char *summary = scale ? "fft input copy with the scale" : "fft zero-padding";
-    k->summary = malloc(strlen(summary) + 1);
+    k->summary = loom__malloc(strlen(summary) + 1);
     if (!src_text || !k->summary || loom__kernel_name_source(k, "loom_fftpad", src_text)) {
+        if (!k->summary)
+            free(src_text); /* loom__kernel_name_source takes it only when called */
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while generating a kernel");
         return -1;
     }

@@ -141,7 +141,7 @@ static int remember(ictx *c, int j, int at, int s)
 {
     if (c->nmemo == c->cap_memo) {
         int cap = c->cap_memo ? 2 * c->cap_memo : 32;
-        memo *grown = realloc(c->memo, (size_t)cap * sizeof *grown);
+        memo *grown = loom__realloc(c->memo, (size_t)cap * sizeof *grown);
         if (!grown) {
             if (!c->failed)
                 loom__error(LOOM_ERR_OOM, c->fn, "out of host memory while generating a kernel");
@@ -339,9 +339,9 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
         return 0;
     loom_kernel kernel = {0}, *k = &kernel;
     ictx c = {.w = w, .b = b, .fn = fn, .args = {.w = w, .k = k}, .idx32 = r->size <= INT32_MAX};
-    c.nodes = malloc(((size_t)w->n + 1) * sizeof *c.nodes);
-    c.listed = calloc((size_t)w->n, sizeof *c.listed);
-    c.status = malloc((size_t)w->n * sizeof *c.status);
+    c.nodes = loom__malloc(((size_t)w->n + 1) * sizeof *c.nodes);
+    c.listed = loom__calloc((size_t)w->n, sizeof *c.listed);
+    c.status = loom__malloc((size_t)w->n * sizeof *c.status);
     loom_strbuf sb = {0}, summary = {0};
     char *params = NULL, *body = NULL;
     int rc = -1, step_index = -1;

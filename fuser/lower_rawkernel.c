@@ -64,11 +64,11 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     loom_kernel *k = &s->kernel;
     k->kind = LOOM_KERNEL_RAW;
     snprintf(k->name, sizeof k->name, "%s", rk->name);
-    k->source = strdup(rk->source);
-    k->summary = strdup(rk->name);
-    k->options = *rk->options ? strdup(rk->options) : NULL;
-    k->args = calloc((size_t)m->ninputs + 1, sizeof *k->args);
-    k->nodes = malloc(sizeof *k->nodes);
+    k->source = loom__strdup(rk->source);
+    k->summary = loom__strdup(rk->name);
+    k->options = *rk->options ? loom__strdup(rk->options) : NULL;
+    k->args = loom__calloc((size_t)m->ninputs + 1, sizeof *k->args);
+    k->nodes = loom__malloc(sizeof *k->nodes);
     if (!k->source || !k->summary || (*rk->options && !k->options) || !k->args || !k->nodes) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return -1;

@@ -257,21 +257,21 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
 {
     loom_walk w = *wp;
     bool ok = false;
-    int *roll_scratch = calloc((size_t)(3 * w.n + w.nedges + 1), sizeof *roll_scratch);
+    int *roll_scratch = loom__calloc((size_t)(3 * w.n + w.nedges + 1), sizeof *roll_scratch);
     decide(&w, opts, roll_scratch);
     free(roll_scratch);
 
-    loom_plan *p = calloc(1, sizeof *p);
-    group_info *info = calloc((size_t)w.n + 1, sizeof *info);
-    unsigned char *read_outside = calloc((size_t)w.n + 1, 1);
-    int *seen = calloc((size_t)w.n + 1, sizeof *seen);
-    int *roots = malloc((size_t)w.n * sizeof *roots);
-    int *group_start = malloc((size_t)(w.n + 1) * sizeof *group_start);
-    int *stack = malloc((size_t)(w.n + w.nedges + 1) * sizeof *stack);
+    loom_plan *p = loom__calloc(1, sizeof *p);
+    group_info *info = loom__calloc((size_t)w.n + 1, sizeof *info);
+    unsigned char *read_outside = loom__calloc((size_t)w.n + 1, 1);
+    int *seen = loom__calloc((size_t)w.n + 1, sizeof *seen);
+    int *roots = loom__malloc((size_t)w.n * sizeof *roots);
+    int *group_start = loom__malloc((size_t)(w.n + 1) * sizeof *group_start);
+    int *stack = loom__malloc((size_t)(w.n + w.nedges + 1) * sizeof *stack);
     if (p) {
         p->cap_buffers = w.n;
-        p->buffers = malloc((size_t)w.n * sizeof *p->buffers);
-        p->outputs = malloc((size_t)(w.nroots ? w.nroots : 1) * sizeof *p->outputs);
+        p->buffers = loom__malloc((size_t)w.n * sizeof *p->buffers);
+        p->outputs = loom__malloc((size_t)(w.nroots ? w.nroots : 1) * sizeof *p->outputs);
     }
     loom_plan_builder builder = {.plan = p, .device = w.n ? w.v[w.n - 1].node->device : 0,
                                  .opts = opts};

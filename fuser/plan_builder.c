@@ -21,7 +21,7 @@ loom_step *loom__plan_step(loom_plan_builder *b, const char *fn, loom_step_kind 
     loom_plan *p = b->plan;
     if (p->nsteps == p->cap_steps) {
         int cap = p->cap_steps ? p->cap_steps * 2 : 8;
-        loom_step *grown = realloc(p->steps, (size_t)cap * sizeof *grown);
+        loom_step *grown = loom__realloc(p->steps, (size_t)cap * sizeof *grown);
         if (!grown) {
             loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
             return NULL;
@@ -46,7 +46,7 @@ static int add_nodeless_buffer(loom_plan_builder *b, const char *fn, loom_plan_b
     loom_plan *p = b->plan;
     if (p->nbuffers == p->cap_buffers) {
         int cap = p->cap_buffers * 2 + 8;
-        loom_plan_buffer *grown = realloc(p->buffers, (size_t)cap * sizeof *grown);
+        loom_plan_buffer *grown = loom__realloc(p->buffers, (size_t)cap * sizeof *grown);
         if (!grown) {
             loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
             return -1;
@@ -71,7 +71,7 @@ int loom__plan_check(loom_plan_builder *b, const char *fn, const char *user_fn,
                      loom_failure failure, int64_t count)
 {
     loom_plan *p = b->plan;
-    loom_plan_check *grown = realloc(p->checks, (size_t)(p->nchecks + 1) * sizeof *grown);
+    loom_plan_check *grown = loom__realloc(p->checks, (size_t)(p->nchecks + 1) * sizeof *grown);
     if (!grown) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
         return -1;
@@ -107,8 +107,8 @@ int loom__step_describe(loom_plan_builder *b, const char *fn, int step, const ch
 {
     loom_step *s = &b->plan->steps[step];
     size_t len = strlen(summary) + 1;
-    s->summary = malloc(len);
-    s->nodes = malloc((size_t)nnodes * sizeof *s->nodes);
+    s->summary = loom__malloc(len);
+    s->nodes = loom__malloc((size_t)nnodes * sizeof *s->nodes);
     if (!s->summary || !s->nodes) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
         return -1;

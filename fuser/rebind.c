@@ -89,7 +89,7 @@ int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, s
 {
     loom_strbuf sb = {0};
     sb.cap = (size_t)w->n * 48 + 64; /* most nodes need less: one allocation, no regrowth */
-    sb.data = malloc(sb.cap);
+    sb.data = loom__malloc(sb.cap);
     sb.failed = !sb.data;
     int32_t opts[6] = {o->fuse, o->max_ops, o->max_inputs, o->chain_depth, o->lt_epilogue,
                        o->fft_callbacks};

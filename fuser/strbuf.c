@@ -1,5 +1,7 @@
 #include "strbuf.h"
 
+#include "graph/internal.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +17,7 @@ static bool reserve(loom_strbuf *sb, size_t more)
     size_t cap = sb->cap ? sb->cap * 2 : 1024;
     while (cap < sb->len + more + 1)
         cap *= 2;
-    char *grown = realloc(sb->data, cap);
+    char *grown = loom__realloc(sb->data, cap);
     if (!grown) {
         sb->failed = true;
         return false;

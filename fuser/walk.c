@@ -13,7 +13,7 @@ static int push_node(loom_walk *w, loom_array *a, int *cap)
 {
     if (w->n == *cap) {
         int c = *cap ? *cap * 2 : 64;
-        loom_walk_node *grown = realloc(w->v, (size_t)c * sizeof *grown);
+        loom_walk_node *grown = loom__realloc(w->v, (size_t)c * sizeof *grown);
         if (!grown)
             return -1;
         w->v = grown;
@@ -40,7 +40,7 @@ int loom__walk_build(const char *fn, loom_walk *w, loom_array *const *arrays, in
         depth = 0;
         if (stack_cap == 0) {
             stack_cap = 64;
-            stack = malloc((size_t)stack_cap * sizeof *stack);
+            stack = loom__malloc((size_t)stack_cap * sizeof *stack);
             if (!stack)
                 goto oom;
         }
@@ -60,7 +60,7 @@ int loom__walk_build(const char *fn, loom_walk *w, loom_array *const *arrays, in
                     goto oom;
                 if (depth == stack_cap) {
                     stack_cap *= 2;
-                    struct frame *grown = realloc(stack, (size_t)stack_cap * sizeof *grown);
+                    struct frame *grown = loom__realloc(stack, (size_t)stack_cap * sizeof *grown);
                     if (!grown)
                         goto oom;
                     stack = grown;

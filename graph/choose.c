@@ -36,9 +36,9 @@ loom_array *loom_choose(loom_array *a, loom_array *const *choices, int n, loom_i
                     (int)mode);
         return NULL;
     }
-    int *ndims = malloc((size_t)(n + 1) * sizeof *ndims);
-    const int64_t **shapes = malloc((size_t)(n + 1) * sizeof *shapes);
-    loom_array **b = malloc((size_t)n * sizeof *b);
+    int *ndims = loom__malloc((size_t)(n + 1) * sizeof *ndims);
+    const int64_t **shapes = loom__malloc((size_t)(n + 1) * sizeof *shapes);
+    loom_array **b = loom__malloc((size_t)n * sizeof *b);
     if (!ndims || !shapes || !b) {
         free(ndims);
         free(shapes);

@@ -130,7 +130,7 @@ loom_array *loom_select(loom_array *const *conds, loom_array *const *choices, in
     loom_scope_begin();
     loom_array *r = default_value ? default_value : loom_scalar_int(0);
     /* NumPy's dtype: every choice and the default promoted together */
-    loom_array **all = malloc((size_t)(n + 1) * sizeof *all);
+    loom_array **all = loom__malloc((size_t)(n + 1) * sizeof *all);
     if (!all) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return loom__scope_return(NULL);

@@ -73,7 +73,7 @@ loom_array *loom_asarray(const void *data, loom_dtype dtype, int ndim, const int
         char buf[1024];
         loom__error(LOOM_ERR_INVALID, fn, "array of shape %s is too big",
                     loom__fmt_shape(buf, sizeof buf, ndim, shape));
-    } else if (!(n->host_data = malloc((size_t)n->size * item))) {
+    } else if (!(n->host_data = loom__malloc((size_t)n->size * item))) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory for %lld bytes",
                     (long long)((size_t)n->size * item));
     } else {

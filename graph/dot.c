@@ -29,7 +29,7 @@ static int grow(void **items, int *cap, int len, size_t size)
     if (len < *cap)
         return 0;
     int c = *cap ? *cap * 2 : 64;
-    void *grown = realloc(*items, (size_t)c * size);
+    void *grown = loom__realloc(*items, (size_t)c * size);
     if (!grown)
         return -1;
     *items = grown;
@@ -293,8 +293,8 @@ int loom__dump_dot_clustered(FILE *out, loom_array *const *arrays, int n,
     placed *sorted = NULL;
     if (walk(&g, arrays, n))
         goto oom;
-    request = malloc(((size_t)g.n + 1) * sizeof *request);
-    sorted = malloc(((size_t)g.n + 1) * sizeof *sorted);
+    request = loom__malloc(((size_t)g.n + 1) * sizeof *request);
+    sorted = loom__malloc(((size_t)g.n + 1) * sizeof *sorted);
     if (!request || !sorted)
         goto oom;
     for (int i = 0; i < g.n; i++) {

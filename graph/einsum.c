@@ -102,7 +102,7 @@ double loom__einsum_path(int n, const loom__labels *ops, loom__labels output,
         explore(&s, ops, n, 0, 0.0);
         return s.best;
     }
-    loom__labels *cur = malloc((size_t)n * 2 * sizeof *cur), *next = cur + n;
+    loom__labels *cur = loom__malloc((size_t)n * 2 * sizeof *cur), *next = cur + n;
     if (!cur)
         return -1.0;
     memcpy(cur, ops, (size_t)n * sizeof *cur);
@@ -375,7 +375,7 @@ static int most_knowledgeable(int *d, int len)
 
 static loom_dtype result_type(loom_array *const *arrays, int n)
 {
-    int d[64], *dts = n <= 64 ? d : malloc((size_t)n * sizeof *dts);
+    int d[64], *dts = n <= 64 ? d : loom__malloc((size_t)n * sizeof *dts);
     if (!dts)
         return (loom_dtype)arrays[0]->dtype;
     for (int i = 0; i < n; i++)
@@ -591,8 +591,8 @@ static labelled contract_all(labelled *xs, int n, loom__labels output, const int
     labelled fail = {.a = NULL, .nd = 0};
     if (n == 1)
         return xs[0];
-    loom__labels *sets = malloc((size_t)n * sizeof *sets);
-    int(*path)[2] = malloc((size_t)n * sizeof *path);
+    loom__labels *sets = loom__malloc((size_t)n * sizeof *sets);
+    int(*path)[2] = loom__malloc((size_t)n * sizeof *path);
     if (!sets || !path) {
         free(sets);
         free(path);
@@ -639,9 +639,9 @@ loom_array *loom_einsum(const char *subscripts, loom_array *const *operands, int
             return NULL;
         }
     }
-    term *terms = malloc((size_t)n * sizeof *terms);
-    labelled *xs = malloc((size_t)n * sizeof *xs);
-    loom_array **strong = malloc((size_t)n * sizeof *strong);
+    term *terms = loom__malloc((size_t)n * sizeof *terms);
+    labelled *xs = loom__malloc((size_t)n * sizeof *xs);
+    loom_array **strong = loom__malloc((size_t)n * sizeof *strong);
     int64_t sizes[LOOM__EINSUM_LABELS];
     int counts[LOOM__EINSUM_LABELS] = {0}, out[LOOM_MAXDIMS], nout = 0, nb = 0;
     loom_array *r = NULL;

@@ -407,4 +407,15 @@ double loom__host_to_double(const void *p, loom_dtype dt);
 double loom__half_to_double(uint16_t h);
 double loom__bfloat16_to_double(uint16_t b);
 
+/* ---- host allocations (graph/alloc.c) ---- */
+/* graph/ and fuser/ allocate host memory only through these (malloc's contract), so that a test
+ * can make the nth of them from now fail (0: the next one; -1: off) and walk n over a program. */
+void *loom__malloc(size_t size);
+void *loom__calloc(size_t count, size_t size);
+void *loom__realloc(void *p, size_t size);
+char *loom__strdup(const char *s);
+void loom__alloc_inject_failure(long nth);
+/* How many injected failures fired since loom__alloc_inject_failure. */
+long loom__alloc_injected_failures(void);
+
 #endif /* LOOM_GRAPH_INTERNAL_H */

@@ -37,7 +37,7 @@ static loom_array *concat_checked(const char *fn, loom_array *const *in, int n, 
         size *= shape[d];
     if (size == 0)
         return loom_empty(nd, shape, dt);
-    loom_array **src = malloc((size_t)count * sizeof *src);
+    loom_array **src = loom__malloc((size_t)count * sizeof *src);
     if (!src) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;
@@ -56,12 +56,11 @@ static loom_array *concat_checked(const char *fn, loom_array *const *in, int n, 
     }
     loom_array *r = NULL;
     if (m == 1) {
-        r = loom_retain(src[0]);
-        loom__adopt(r);
+        r = loom__adopt(loom_retain(src[0]));
     } else if (m > MAX_SOURCES) {
         /* groups of MAX_SOURCES, each written once, then joined */
         int ng = (m + MAX_SOURCES - 1) / MAX_SOURCES;
-        loom_array **part = malloc((size_t)ng * sizeof *part);
+        loom_array **part = loom__malloc((size_t)ng * sizeof *part);
         if (part) {
             for (int g = 0; g < ng; g++) {
                 int lo = g * MAX_SOURCES, cnt = m - lo < MAX_SOURCES ? m - lo : MAX_SOURCES;
@@ -147,7 +146,7 @@ static loom_array *concatenate(const char *fn, loom_array *const *arrays, int n,
     if (dt == LOOM_NO_DTYPE)
         return NULL;
     loom_scope_begin();
-    loom_array **in = malloc((size_t)n * sizeof *in);
+    loom_array **in = loom__malloc((size_t)n * sizeof *in);
     loom_array *r = NULL;
     int ax = 0;
     if (!in) {
@@ -191,7 +190,7 @@ static loom_array *join_each(const char *fn, loom_array *const *arrays, int n,
     if (check_list(fn, arrays, n, "need at least one array to concatenate"))
         return NULL;
     loom_scope_begin();
-    loom_array **in = malloc((size_t)n * sizeof *in);
+    loom_array **in = loom__malloc((size_t)n * sizeof *in);
     loom_array *r = NULL;
     if (!in) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
@@ -281,7 +280,7 @@ loom_array *loom_stack(loom_array *const *arrays, int n, int axis)
     if (loom__normalize_axis(fn, NULL, axis, arrays[0]->ndim + 1, &ax))
         return NULL;
     loom_scope_begin();
-    loom_array **in = malloc((size_t)n * sizeof *in);
+    loom_array **in = loom__malloc((size_t)n * sizeof *in);
     loom_array *r = NULL;
     if (in) {
         bool ok = true;
@@ -319,8 +318,8 @@ loom_array *loom_block(loom_array *const *arrays, int nrows, int ncols)
     for (int i = 0; i < nrows * ncols; i++)
         nd = arrays[i]->ndim > nd ? arrays[i]->ndim : nd;
     loom_scope_begin();
-    loom_array **rows = malloc((size_t)nrows * sizeof *rows);
-    loom_array **cells = malloc((size_t)ncols * sizeof *cells);
+    loom_array **rows = loom__malloc((size_t)nrows * sizeof *rows);
+    loom_array **cells = loom__malloc((size_t)ncols * sizeof *cells);
     loom_array *r = NULL;
     bool ok = rows && cells;
     for (int i = 0; ok && i < nrows; i++) {
@@ -350,8 +349,8 @@ static int insert_positions(const char *fn, const int64_t *positions, int n, int
                             int64_t *at, int64_t *old_at)
 {
     int64_t total = len + n;
-    int *order = malloc((size_t)(n ? n : 1) * sizeof *order);
-    unsigned char *taken = calloc((size_t)(total ? total : 1), 1);
+    int *order = loom__malloc((size_t)(n ? n : 1) * sizeof *order);
+    unsigned char *taken = loom__calloc((size_t)(total ? total : 1), 1);
     if (!order || !taken) {
         free(order);
         free(taken);
@@ -410,9 +409,9 @@ loom_array *loom_insert(loom_array *a, const int64_t *positions, int n, loom_arr
     if (!src || n == 0)
         return loom__scope_return(src);
     int64_t len = src->shape[ax], total = len + n;
-    int64_t *at = malloc((size_t)n * sizeof *at), *old_at = malloc((size_t)(len ? len : 1) * sizeof *old_at);
-    int64_t *from = malloc((size_t)total * sizeof *from);
-    bool *is_new = malloc((size_t)total * sizeof *is_new);
+    int64_t *at = loom__malloc((size_t)n * sizeof *at), *old_at = loom__malloc((size_t)(len ? len : 1) * sizeof *old_at);
+    int64_t *from = loom__malloc((size_t)total * sizeof *from);
+    bool *is_new = loom__malloc((size_t)total * sizeof *is_new);
     if (!at || !old_at || !from || !is_new) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
     } else if (insert_positions(fn, positions, n, len, ax, at, old_at) == 0) {

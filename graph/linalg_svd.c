@@ -46,6 +46,8 @@ static int svd_in_scope(const char *fn, loom_array *a, bool full, bool uv,
     if (loom__linalg_at_least_2d(fn, a) || loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt))
         return -1;
     loom_array *x = loom_astype(a, dt);
+    if (!x)
+        return -1;
     int nd = x->ndim;
     int64_t m = x->shape[nd - 2], n = x->shape[nd - 1];
     if (m == 0 || n == 0)

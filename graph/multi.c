@@ -52,15 +52,19 @@ int loom__multi_finish(const char *fn, loom_array *m, int n, const loom_result_d
         out[r]->param.result.index = r;
         out[r]->param.result.byte_offset = m->param.multi.offset[r];
         loom__node_set_input(out[r], 0, m);
-        loom__node_finish(out[r]);
+        loom__node_finish_unscoped(out[r]);
     }
     loom_release(m);
-    if (r == n)
-        return 0;
-    for (int k = 0; k < n; k++) {
-        if (k < r)
+    /* Scoped only once every result exists, so a failure leaves nothing behind (the results
+     * already given to the scope stay with it). */
+    int rc = r == n ? 0 : -1;
+    for (int k = 0; k < r; k++) {
+        if (rc == 0 && !loom__adopt(out[k]))
+            rc = -1;
+        else if (rc != 0)
             loom_release(out[k]);
-        out[k] = NULL;
     }
-    return -1;
+    for (int k = 0; k < n && rc != 0; k++)
+        out[k] = NULL;
+    return rc;
 }

@@ -86,7 +86,7 @@ static int scope_push_item(scope *s, loom_array *a)
 {
     if (s->len == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 64;
-        loom_array **items = realloc(s->items, cap * sizeof *items);
+        loom_array **items = loom__realloc(s->items, cap * sizeof *items);
         if (!items)
             return -1;
         s->items = items;
@@ -100,10 +100,10 @@ void loom_scope_begin(void)
 {
     if (scope_depth == scope_cap) {
         int cap = scope_cap ? scope_cap * 2 : 8;
-        scope *grown = realloc(scopes, (size_t)cap * sizeof *grown);
+        scope *grown = loom__realloc(scopes, (size_t)cap * sizeof *grown);
         if (!grown) {
             loom__error(LOOM_ERR_OOM, "loom_scope_begin", "out of host memory");
-            /* Still count the scope so begin/end stay paired; arrays then belong to the caller. */
+            /* Still count the scope so begin/end stay paired; arrays made inside it fail. */
             scope_depth++;
             return;
         }
@@ -135,30 +135,31 @@ void loom_scope_end(void)
     }
 }
 
-/* Gives the caller's new reference to the innermost scope, if any. */
-static void scope_adopt(loom_array *a)
+/* Gives the caller's new reference to scope `depth` (1: the outermost; 0: none, the caller
+ * keeps it). A scope that could not be recorded owns nothing, so the reference is dropped and
+ * the call fails rather than leak an array its caller believes owned. */
+static loom_array *scope_adopt(loom_array *a, int depth)
 {
-    if (scope_depth == 0 || scope_depth > scope_cap)
-        return;
-    if (scope_push_item(&scopes[scope_depth - 1], a) != 0)
-        loom__error(LOOM_ERR_OOM, "loom_scope", "out of host memory: an array escaped its scope");
+    if (depth == 0)
+        return a;
+    if (depth > scope_cap || scope_push_item(&scopes[depth - 1], a) != 0) {
+        loom_release(a);
+        loom__error(LOOM_ERR_OOM, "loom_scope", "out of host memory: the scope cannot hold the array");
+        return NULL;
+    }
+    return a;
 }
 
 loom_array *loom__adopt(loom_array *a)
 {
-    if (a)
-        scope_adopt(a);
-    return a;
+    return a ? scope_adopt(a, scope_depth) : NULL;
 }
 
 loom_array *loom_keep(loom_array *a)
 {
     if (!a)
         return NULL;
-    loom_retain(a);
-    if (scope_depth >= 2 && scope_depth - 2 < scope_cap)
-        scope_push_item(&scopes[scope_depth - 2], a);
-    return a;
+    return scope_adopt(loom_retain(a), scope_depth >= 2 ? scope_depth - 1 : 0);
 }
 
 /* ---- allocation and hashing ---- */
@@ -181,7 +182,7 @@ loom_array *loom__node_alloc_n(const char *fn, loom_op op, loom_dtype dtype, int
         too_big_error(fn, ndim, shape, dtype);
         return NULL;
     }
-    loom_array *n = calloc(1, sizeof *n + 2 * (size_t)ndim * sizeof(int64_t) +
+    loom_array *n = loom__calloc(1, sizeof *n + 2 * (size_t)ndim * sizeof(int64_t) +
                                   (size_t)ninputs * sizeof(loom_array *));
     if (!n) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
@@ -349,7 +350,7 @@ void loom_release(loom_array *a)
             if (!in || atomic_fetch_sub_explicit(&in->refcount, 1, memory_order_acq_rel) != 1)
                 continue;
             if (len == cap) {
-                loom_array **grown = malloc(cap * 2 * sizeof *grown);
+                loom_array **grown = loom__malloc(cap * 2 * sizeof *grown);
                 if (!grown) {
                     loom_release(in); /* recursion as a last resort when memory is gone */
                     continue;
@@ -430,7 +431,7 @@ int loom__check_array_list(const char *fn, loom_array *const *arrays, int n)
     /* Always this call's own message: the error already set may be one the caller handled
      * long ago. It is quoted, as it is normally the failure that produced the NULL. */
     const char *last = loom_last_error();
-    char *before = last ? malloc(strlen(last) + 1) : NULL;
+    char *before = last ? loom__malloc(strlen(last) + 1) : NULL;
     if (before) {
         strcpy(before, last);
         loom__error(LOOM_ERR_INVALID, fn, "array %d is NULL (the last error before: %s)", i, before);

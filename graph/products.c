@@ -406,7 +406,7 @@ loom_array *loom_linalg_matrix_power(loom_array *a, int64_t n)
 
 double loom__multi_dot_order(int n, const int64_t *p, int *split)
 {
-    double *m = calloc((size_t)n * (size_t)n, sizeof *m);
+    double *m = loom__calloc((size_t)n * (size_t)n, sizeof *m);
     if (!m)
         return -1.0;
     for (int len = 1; len < n; len++) {
@@ -462,9 +462,9 @@ loom_array *loom_linalg_multi_dot(loom_array *const *arrays, int n)
     }
     bool first_1d = arrays[0]->ndim == 1, last_1d = arrays[n - 1]->ndim == 1;
     loom_scope_begin();
-    loom_array **mats = malloc((size_t)n * sizeof *mats);
-    int64_t *p = malloc(((size_t)n + 1) * sizeof *p);
-    int *split = malloc((size_t)n * (size_t)n * sizeof *split);
+    loom_array **mats = loom__malloc((size_t)n * sizeof *mats);
+    int64_t *p = loom__malloc(((size_t)n + 1) * sizeof *p);
+    int *split = loom__malloc((size_t)n * (size_t)n * sizeof *split);
     loom_array *r = NULL;
     bool ok = mats && p && split;
     if (!ok)

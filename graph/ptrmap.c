@@ -1,5 +1,7 @@
 #include "ptrmap.h"
 
+#include "internal.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -14,8 +16,8 @@ int loom__ptrmap_init(loom_ptrmap *m, size_t expected)
     size_t cap = 16;
     while (cap < expected * 2)
         cap *= 2;
-    m->keys = calloc(cap, sizeof *m->keys);
-    m->values = malloc(cap * sizeof *m->values);
+    m->keys = loom__calloc(cap, sizeof *m->keys);
+    m->values = loom__malloc(cap * sizeof *m->values);
     m->cap = cap;
     m->len = 0;
     if (!m->keys || !m->values) {

@@ -15,7 +15,7 @@ struct loom_rng {
 
 loom_rng *loom_random_default_rng(uint64_t seed)
 {
-    loom_rng *rng = malloc(sizeof *rng);
+    loom_rng *rng = loom__malloc(sizeof *rng);
     if (!rng) {
         loom__error(LOOM_ERR_OOM, "loom_random_default_rng", "out of host memory");
         return NULL;

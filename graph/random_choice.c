@@ -61,7 +61,7 @@ static loom_array *race(const char *fn, loom_rng *rng, int64_t n, const double *
 static loom_array *inverse_cdf(const char *fn, loom_rng *rng, int64_t a, const double *p, int ndim,
                                const int64_t *shape)
 {
-    double *cdf = malloc((size_t)a * sizeof *cdf);
+    double *cdf = loom__malloc((size_t)a * sizeof *cdf);
     if (!cdf) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;

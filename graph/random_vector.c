@@ -63,7 +63,7 @@ static loom_array *dirichlet_sticks(const char *fn, loom_rng *rng, int k, const 
     /* rest[j] = alpha_{j+1} + ... + alpha_{k-1} summed from the right, as NumPy: a tail of
      * zeros sums to exactly 0 (subtracting from the total can leave 1e-17, and a zero column
      * would get values). */
-    double *rest = malloc((size_t)k * sizeof *rest);
+    double *rest = loom__malloc((size_t)k * sizeof *rest);
     if (!rest) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;
@@ -120,7 +120,7 @@ loom_array *loom_rng_dirichlet(loom_rng *rng, int k, const double *alpha, int nd
     /* No columns, or all alphas zero: NumPy gives zeros. */
     if (k == 0 || sum == 0)
         return loom_zeros(ndim + 1, out_shape, dtype);
-    loom_array **cols = calloc((size_t)k, sizeof *cols);
+    loom_array **cols = loom__calloc((size_t)k, sizeof *cols);
     if (!cols) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;

@@ -41,7 +41,7 @@ static int split_sections(const char *fn, loom_array *a, int64_t sections, int a
         loom__error(LOOM_ERR_INVALID, fn, "array split does not result in an equal division");
         return LOOM_ERR_INVALID;
     }
-    int64_t *bounds = malloc((size_t)(sections + 1) * sizeof *bounds);
+    int64_t *bounds = loom__malloc((size_t)(sections + 1) * sizeof *bounds);
     if (!bounds) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return LOOM_ERR_OOM;
@@ -76,7 +76,7 @@ int loom_split_at(loom_array *a, const int64_t *indices, int nindices, int axis,
     }
     if (loom__normalize_axis(fn, NULL, axis, a->ndim, &ax))
         return LOOM_ERR_INVALID;
-    int64_t *bounds = malloc((size_t)(nindices + 2) * sizeof *bounds);
+    int64_t *bounds = loom__malloc((size_t)(nindices + 2) * sizeof *bounds);
     if (!bounds) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return LOOM_ERR_OOM;
@@ -135,7 +135,7 @@ loom_array *loom_trim_zeros(loom_array *a, const char *trim)
     int64_t n = a->size, lo = 0, hi = n;
     loom_scope_begin();
     loom_array *nz = loom_astype(a, LOOM_BOOL);
-    bool *mask = malloc((size_t)(n ? n : 1));
+    bool *mask = loom__malloc((size_t)(n ? n : 1));
     int rc = nz && mask ? loom_get(nz, mask, (size_t)n) : LOOM_ERR_OOM;
     if (rc == LOOM_OK) {
         while (front && lo < n && !mask[lo])

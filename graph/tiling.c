@@ -143,7 +143,7 @@ loom_array *loom_repeat_counts(loom_array *a, const int64_t *counts, int ncounts
         }
     }
     /* the gathered positions, known now: element i of the axis, counts[i] times */
-    int64_t *pos = malloc((size_t)(total ? total : 1) * sizeof *pos);
+    int64_t *pos = loom__malloc((size_t)(total ? total : 1) * sizeof *pos);
     if (!pos) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return loom__scope_return(NULL);
@@ -198,8 +198,8 @@ loom_array *loom_delete(loom_array *a, const int64_t *indices, int nindices, int
         return loom__scope_return(NULL);
     /* the positions kept, known now: every position of the axis but the listed ones */
     int64_t n = src->shape[ax], kept = 0;
-    bool *drop = calloc((size_t)(n ? n : 1), sizeof *drop);
-    int64_t *pos = malloc((size_t)(n ? n : 1) * sizeof *pos);
+    bool *drop = loom__calloc((size_t)(n ? n : 1), sizeof *drop);
+    int64_t *pos = loom__malloc((size_t)(n ? n : 1) * sizeof *pos);
     if (!drop || !pos) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
     } else {

@@ -116,7 +116,7 @@ static int check_params(const char *fn, const loom_elementwise_kernel *k)
 
 static char *dup_or_empty(const char *s, bool *failed)
 {
-    char *d = strdup(s ? s : "");
+    char *d = loom__strdup(s ? s : "");
     *failed |= !d;
     return d;
 }
@@ -134,7 +134,7 @@ loom_elementwise_kernel *loom__ukernel_new(const char *fn, const char *in_params
         loom__error(LOOM_ERR_INVALID, fn, "Invalid kernel name: \"%.80s\"", name ? name : "(null)");
         return NULL;
     }
-    loom_elementwise_kernel *k = calloc(1, sizeof *k);
+    loom_elementwise_kernel *k = loom__calloc(1, sizeof *k);
     if (!k) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;
@@ -148,7 +148,7 @@ loom_elementwise_kernel *loom__ukernel_new(const char *fn, const char *in_params
         return NULL;
     }
     bool failed = false;
-    k->params = calloc((size_t)(k->nin + k->nout) + 1, sizeof *k->params);
+    k->params = loom__calloc((size_t)(k->nin + k->nout) + 1, sizeof *k->params);
     failed |= !k->params;
     if (k->params) {
         if (in)
@@ -310,7 +310,7 @@ loom__ucall *loom__ucall_resolve(const char *fn, loom_elementwise_kernel *k,
 loom__ucall *loom__ucall_new(const char *fn, loom_elementwise_kernel *k, const int8_t *types)
 {
     const int n = k->nin + k->nout;
-    loom__ucall *c = malloc(sizeof *c + (size_t)n);
+    loom__ucall *c = loom__malloc(sizeof *c + (size_t)n);
     if (!c) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;
@@ -408,12 +408,13 @@ static int call(loom_elementwise_kernel *k, loom_array *const *args, int nargs, 
     loom_scope_end();
     loom__ucall_release(c);
     for (int o = 0; o < nouts; o++) {
-        if (rc == LOOM_OK)
-            loom__adopt(outs[o]);
-        else
+        if (rc == LOOM_OK && !loom__adopt(outs[o]))
+            rc = loom_last_error_code(); /* the adopted outputs stay with the scope */
+        else if (rc != LOOM_OK)
             loom_release(outs[o]);
-        outs[o] = rc == LOOM_OK ? outs[o] : NULL;
     }
+    for (int o = 0; o < nouts && rc != LOOM_OK; o++)
+        outs[o] = NULL;
     return rc;
 }
 

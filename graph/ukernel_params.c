@@ -102,7 +102,7 @@ static int parse_one(const char *fn, char *text, loom__uparam *p)
             return -1;
         }
     }
-    if (!(p->name = strdup(name))) {
+    if (!(p->name = loom__strdup(name))) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return -1;
     }
@@ -121,8 +121,8 @@ int loom__uparams_parse(const char *fn, const char *list, loom__uparam **out, in
     int count = 1;
     for (const char *c = s; *c; c++)
         count += *c == ',';
-    char *copy = strdup(s);
-    loom__uparam *p = calloc((size_t)count, sizeof *p);
+    char *copy = loom__strdup(s);
+    loom__uparam *p = loom__calloc((size_t)count, sizeof *p);
     if (!copy || !p) {
         free(copy);
         free(p);

@@ -45,11 +45,11 @@ static loom_raw_kernel *raw_new(const char *fn, const char *source, const char *
                     name ? name : "(null)", NAME_MAX_LEN);
         return NULL;
     }
-    loom_raw_kernel *k = calloc(1, sizeof *k);
+    loom_raw_kernel *k = loom__calloc(1, sizeof *k);
     if (k) {
-        k->source = strdup(source);
-        k->name = strdup(name);
-        k->options = strdup(options ? options : "");
+        k->source = loom__strdup(source);
+        k->name = loom__strdup(name);
+        k->options = loom__strdup(options ? options : "");
     }
     if (!k || !k->source || !k->name || !k->options) {
         if (k) {
@@ -80,10 +80,10 @@ loom_raw_module *loom_raw_module_create(const char *source, const char *options)
         loom__error(LOOM_ERR_INVALID, fn, "source is NULL");
         return NULL;
     }
-    loom_raw_module *m = calloc(1, sizeof *m);
+    loom_raw_module *m = loom__calloc(1, sizeof *m);
     if (m) {
-        m->source = strdup(source);
-        m->options = strdup(options ? options : "");
+        m->source = loom__strdup(source);
+        m->options = loom__strdup(options ? options : "");
     }
     if (!m || !m->source || !m->options) {
         loom_raw_module_destroy(m);

@@ -113,7 +113,7 @@ loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const
                     "identity is NULL: Loom's reduction kernels need one (every partial result starts from it)");
         return NULL;
     }
-    loom_reduction_kernel *k = calloc(1, sizeof *k);
+    loom_reduction_kernel *k = loom__calloc(1, sizeof *k);
     if (!k) {
         loom__error(LOOM_ERR_OOM, create_fn, "out of host memory");
         return NULL;
@@ -133,7 +133,7 @@ loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const
     char r[32], *text = NULL;
     snprintf(r, sizeof r, "%s", dtype != LOOM_NO_DTYPE ? loom_dtype_name((loom_dtype)dtype) : (char[]){letter, 0});
     size_t cap = strlen(map_expr) + strlen(post_map_expr ? post_map_expr : "") + strlen(out->name) + 64;
-    if ((text = malloc(cap))) {
+    if ((text = loom__malloc(cap))) {
         char params[64];
         snprintf(params, sizeof params, "%s _loom_a", r);
         snprintf(text, cap, "_loom_a = (%s);", map_expr);
@@ -152,7 +152,7 @@ loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const
         loom__error(LOOM_ERR_OOM, create_fn, "out of host memory");
     }
     free(text);
-    if (!k->post || !(k->step->identity = strdup(identity))) {
+    if (!k->post || !(k->step->identity = loom__strdup(identity))) {
         if (k->post)
             loom__error(LOOM_ERR_OOM, create_fn, "out of host memory");
         loom_reduction_kernel_destroy(k);

@@ -90,6 +90,8 @@ int loom_broadcast_shapes(int n, const int *ndims, const int64_t *const *shapes,
 
 loom_array *loom__broadcast_to(const char *fn, loom_array *a, int ndim, const int64_t *shape)
 {
+    if (!a)
+        return NULL;
     int64_t size;
     if (loom__check_shape(fn, ndim, shape, &size))
         return NULL;

@@ -144,6 +144,8 @@ static loom_array *reshape_mismatch(const char *fn, const loom_array *a, int ndi
 loom_array *loom__reshape(const char *fn, const char *label, loom_array *a, int ndim,
                           const int64_t *shape)
 {
+    if (!a)
+        return NULL;
     int64_t dims[LOOM_MAXDIMS], strides[LOOM_MAXDIMS], known;
     bool listed = ndim >= 0 && ndim <= LOOM_MAXDIMS && (ndim == 0 || shape);
     int unknown = -1;

@@ -41,10 +41,13 @@ static int check_failures, check_count;
         }                                                                                         \
     } while (0)
 
-/* The call must fail (NULL result) with an error message containing both fn and reason. */
+/* The call must fail (NULL result) with an error message containing both fn and reason. It
+ * runs in a scope of its own, so an array it wrongly returns is dropped exactly once, whether or
+ * not the caller has a scope open. */
 #define CHECK_FAILS(expr, fn, reason)                                                             \
     do {                                                                                          \
         loom_clear_error();                                                                       \
+        loom_scope_begin();                                                                       \
         loom_array *check_r_ = (expr);                                                            \
         const char *check_e_ = loom_last_error();                                                 \
         check_count++;                                                                            \
@@ -54,7 +57,7 @@ static int check_failures, check_count;
                     __FILE__, __LINE__, #expr, fn, reason, check_r_ ? "an array" : "NULL",        \
                     check_e_ ? check_e_ : "(no error)");                                          \
         }                                                                                         \
-        loom_release(check_r_);                                                                   \
+        loom_scope_end();                                                                         \
     } while (0)
 
 /* Shape equality against a literal list: CHECK_SHAPE(a, 2, ((int64_t[]){3, 4})). */

@@ -188,6 +188,21 @@ static inline bool fetch(loom_array *a, hdata *h, const char *what)
 
 /* ---- references and error bounds ---- */
 
+/* v wrapped to dt's width, sign- or zero-extended (NumPy's integer overflow); bool is "any". */
+static inline int64_t wrap_to(uint64_t v, loom_dtype dt)
+{
+    if (dt == LOOM_BOOL)
+        return v != 0;
+    int bits = (int)loom_dtype_size(dt) * 8;
+    if (bits == 64)
+        return (int64_t)v;
+    uint64_t m = (1ull << bits) - 1;
+    v &= m;
+    if (loom__is_signed(dt) && v >> (bits - 1))
+        v |= ~m;
+    return (int64_t)v;
+}
+
 /* Neumaier's compensated sum: float64 references good to about one rounding of the result. */
 typedef struct ksum {
     double s, c;

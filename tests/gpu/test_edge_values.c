@@ -6,6 +6,7 @@
  * device. */
 #define _POSIX_C_SOURCE 200809L
 #include "reduce_host.h"
+#include "gpu_main.h"
 
 #include <stdlib.h>
 
@@ -183,15 +184,5 @@ static void run_all(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_edge_values: no CUDA device, skipped\n");
-        return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
-    run_all();
-    setenv("LOOM_FUSE", "0", 1);
-    run_all();
-    unsetenv("LOOM_FUSE");
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_edge_values");
+    return gpu_test_main("gpu_test_edge_values", run_all);
 }

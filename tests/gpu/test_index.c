@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "index_cases.h"
+#include "gpu_main.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -218,15 +219,5 @@ static void run_all(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_index: no CUDA device, skipped\n");
-        return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
-    run_all();
-    setenv("LOOM_FUSE", "0", 1);
-    run_all();
-    unsetenv("LOOM_FUSE");
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_index");
+    return gpu_test_main("gpu_test_index", run_all);
 }

@@ -8,6 +8,7 @@
  * systems. Skips (77) without a device. */
 #define _POSIX_C_SOURCE 200809L
 #include "linalg_host.h"
+#include "gpu_main.h"
 
 static void check_rank(loom_dtype dt)
 {
@@ -241,11 +242,8 @@ static void check_lstsq_min_norm(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_linalg_derived: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_linalg_derived"))
         return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
     static const loom_dtype dts[] = {LOOM_FLOAT32, LOOM_FLOAT64, LOOM_COMPLEX64, LOOM_COMPLEX128};
     for (int d = 0; d < 4; d++) {
         check_rank(dts[d]);
@@ -257,6 +255,5 @@ int main(void)
     }
     check_tensor();
     check_lstsq_min_norm();
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_linalg_derived");
+    return gpu_test_finish("gpu_test_linalg_derived");
 }

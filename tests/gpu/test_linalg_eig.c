@@ -5,6 +5,7 @@
  * Skips (77) without a device. */
 #define _POSIX_C_SOURCE 200809L
 #include "linalg_host.h"
+#include "gpu_main.h"
 
 /* batch matrices Q T Q^H (real Q and T for real dt) with T's diagonal in lambda (batch x n). */
 static loom_array *known_eigenvalues(loom_dtype dt, int64_t batch, int64_t n, double complex *h,
@@ -112,11 +113,8 @@ static void check_rotation(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_linalg_eig: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_linalg_eig"))
         return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
     static const loom_dtype dts[] = {LOOM_FLOAT32, LOOM_FLOAT64, LOOM_COMPLEX64, LOOM_COMPLEX128};
     for (int d = 0; d < 4; d++) {
         check_eig(dts[d], 1, 1);
@@ -125,6 +123,5 @@ int main(void)
         check_eig(dts[d], 1, 40);
     }
     check_rotation();
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_linalg_eig");
+    return gpu_test_finish("gpu_test_linalg_eig");
 }

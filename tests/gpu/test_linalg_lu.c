@@ -8,6 +8,7 @@
  * inputs replays one CUDA Graph. Skips (77) without a device. */
 #define _POSIX_C_SOURCE 200809L
 #include "linalg_host.h"
+#include "gpu_main.h"
 
 /* max over the stack of |A X - B| / (|A| |X| + |B|) (max norms), A n x n, X and B n x k. */
 static double backward_error(const double complex *A, const hdata *X, const double complex *B,
@@ -292,17 +293,11 @@ static void run_all(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_linalg_lu: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_linalg_lu"))
         return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
     run_all();
     check_replay(1, 64);
     check_replay(100, 8);
-    setenv("LOOM_FUSE", "0", 1);
-    run_all();
-    unsetenv("LOOM_FUSE");
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_linalg_lu");
+    gpu_test_unfused(run_all);
+    return gpu_test_finish("gpu_test_linalg_lu");
 }

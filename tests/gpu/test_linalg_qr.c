@@ -6,6 +6,7 @@
  * captured). Skips (77) without a device. */
 #define _POSIX_C_SOURCE 200809L
 #include "linalg_host.h"
+#include "gpu_main.h"
 
 static void check_qr(loom_dtype dt, int64_t batch, int64_t m, int64_t n, bool complete)
 {
@@ -131,16 +132,10 @@ static void run_all(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_linalg_qr: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_linalg_qr"))
         return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
     run_all();
     check_replay();
-    setenv("LOOM_FUSE", "0", 1);
-    run_all();
-    unsetenv("LOOM_FUSE");
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_linalg_qr");
+    gpu_test_unfused(run_all);
+    return gpu_test_finish("gpu_test_linalg_qr");
 }

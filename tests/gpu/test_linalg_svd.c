@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "exec/steps.h"
 #include "linalg_host.h"
+#include "gpu_main.h"
 
 typedef struct svd_host {
     hdata u, s, vh;
@@ -280,15 +281,5 @@ static void run_all(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_linalg_svd: no CUDA device, skipped\n");
-        return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
-    run_all();
-    setenv("LOOM_FUSE", "0", 1);
-    run_all();
-    unsetenv("LOOM_FUSE");
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_linalg_svd");
+    return gpu_test_main("gpu_test_linalg_svd", run_all);
 }

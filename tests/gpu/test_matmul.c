@@ -261,21 +261,6 @@ static void roundoffs(loom_dtype dt, double *u_acc, double *u_out)
     }
 }
 
-/* v (a uint64 sum of products) as an element of dt: NumPy's wraparound; bool is "any". */
-static int64_t wrap_to(uint64_t v, loom_dtype dt)
-{
-    if (dt == LOOM_BOOL)
-        return v != 0;
-    int bits = (int)loom_dtype_size(dt) * 8;
-    if (bits == 64)
-        return (int64_t)v;
-    uint64_t m = (1ull << bits) - 1;
-    v &= m;
-    if (loom__is_signed(dt) && v >> (bits - 1))
-        v |= ~m;
-    return (int64_t)v;
-}
-
 /* The error terms of a sum of k products (0 where nothing is summed or rounded). */
 static double gk(int64_t k) { return k > 0 ? sum_error_terms(k) : 0; }
 

@@ -9,6 +9,7 @@
  * accumulator's unit roundoff u, and means, variances, products and norms follow from it. */
 #define _POSIX_C_SOURCE 200809L
 #include "reduce_groups.h"
+#include "gpu_main.h"
 
 typedef enum rop {
     R_SUM, R_PROD, R_MAX, R_MIN, R_PTP, R_MEAN, R_VAR0, R_VAR1, R_STD0, R_STD1, R_ANY, R_ALL,
@@ -105,19 +106,6 @@ typedef struct gstat {
 static bool int_less(int64_t a, int64_t b, loom_dtype dt)
 {
     return loom__is_unsigned(dt) ? (uint64_t)a < (uint64_t)b : a < b;
-}
-
-/* v wrapped to dt's width, sign- or zero-extended (NumPy's integer overflow). */
-static int64_t wrap_to(uint64_t v, loom_dtype dt)
-{
-    int bits = (int)loom_dtype_size(dt) * 8;
-    if (bits == 64)
-        return (int64_t)v;
-    uint64_t m = (1ull << bits) - 1;
-    v &= m;
-    if (loom__is_signed(dt) && v >> (bits - 1))
-        v |= ~m;
-    return (int64_t)v;
 }
 
 static gstat *group_stats(const hdata *x, const groups *g)
@@ -763,11 +751,8 @@ int main(void)
     test_references();
     if (check_failures)
         return check_summary("gpu_test_reductions (host references)");
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_reductions: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_reductions"))
         return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
     rng_seed_from_env();
     test_dtypes();
     test_sizes();
@@ -777,7 +762,5 @@ int main(void)
     test_average();
     if (!getenv("LOOM_TEST_SKIP_HUGE"))
         test_huge();
-    /* Hand the pools' cached blocks back, so leak checkers see only real leaks. */
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_reductions");
+    return gpu_test_finish("gpu_test_reductions");
 }

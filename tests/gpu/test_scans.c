@@ -6,6 +6,7 @@
  * representable data and for integers. */
 #define _POSIX_C_SOURCE 200809L
 #include "reduce_host.h"
+#include "gpu_main.h"
 
 typedef enum sop { S_CUMSUM, S_CUMPROD, S_NANCUMSUM, S_NANCUMPROD } sop;
 
@@ -172,15 +173,11 @@ static void test_long(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_scans: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_scans"))
         return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
     rng_seed_from_env();
     test_axes_and_dtypes();
     test_nans();
     test_long();
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_scans");
+    return gpu_test_finish("gpu_test_scans");
 }

@@ -22,6 +22,7 @@ typedef struct sort_case {
 } sort_case;
 
 #include "sort_cases.inc"
+#include "gpu_main.h"
 
 static uint64_t elem_bits(const void *p, int64_t i, size_t size)
 {
@@ -311,16 +312,10 @@ static void run_all(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_sort: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_sort"))
         return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
     rng_seed_from_env();
     run_all();
-    setenv("LOOM_FUSE", "0", 1);
-    run_all();
-    unsetenv("LOOM_FUSE");
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_sort");
+    gpu_test_unfused(run_all);
+    return gpu_test_finish("gpu_test_sort");
 }

@@ -1,0 +1,47 @@
+/* What the main of a GPU test does around its cases: skip without a device, run the cases (often
+ * fused and again with LOOM_FUSE=0), hand the pools' cached blocks back so that leak checkers
+ * see only real leaks, and report. Include after check.h, with _POSIX_C_SOURCE 200809L defined
+ * (setenv). */
+#ifndef LOOM_TEST_GPU_MAIN_H
+#define LOOM_TEST_GPU_MAIN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* False, after saying so, where there is no device: main then returns 77 (SKIP). */
+static inline bool gpu_test_start(const char *name)
+{
+    if (loom_device_count() <= 0) {
+        printf("%s: no CUDA device, skipped\n", name);
+        return false;
+    }
+    setvbuf(stdout, NULL, _IONBF, 0);
+    return true;
+}
+
+/* Runs the cases again with fusion off (LOOM_FUSE=0). */
+static inline void gpu_test_unfused(void (*run_all)(void))
+{
+    setenv("LOOM_FUSE", "0", 1);
+    run_all();
+    unsetenv("LOOM_FUSE");
+}
+
+static inline int gpu_test_finish(const char *name)
+{
+    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
+    return check_summary(name);
+}
+
+/* The whole main of a test whose cases all run fused and with LOOM_FUSE=0. */
+static inline int gpu_test_main(const char *name, void (*run_all)(void))
+{
+    if (!gpu_test_start(name))
+        return 77;
+    run_all();
+    gpu_test_unfused(run_all);
+    return gpu_test_finish(name);
+}
+
+#endif
