@@ -761,13 +761,20 @@ loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *con
 
 /* CuPy's RawKernel: a whole `extern "C" __global__` function of source, named name (options
  * may be NULL). loom_raw_module_create compiles nothing either: get_function names one of its
- * extern "C" kernels (templated kernels, which need name expressions, are not supported). */
+ * extern "C" kernels. */
 typedef struct loom_raw_kernel loom_raw_kernel;
 typedef struct loom_raw_module loom_raw_module;
 loom_raw_kernel *loom_raw_kernel_create(const char *source, const char *name, const char *options);
 void loom_raw_kernel_destroy(loom_raw_kernel *k);
 loom_raw_module *loom_raw_module_create(const char *source, const char *options);
-/* A new kernel object (destroy it with loom_raw_kernel_destroy). */
+/* CuPy's RawModule(code, options, name_expressions): the module's templated kernels are named
+ * by C++ name expressions ("scale<float, 4>", at most 63 characters each), which
+ * loom_raw_module_get_function accepts as names; NVRTC instantiates them and finds their
+ * mangled names. */
+loom_raw_module *loom_raw_module_create_ex(const char *source, const char *options,
+                                           const char *const *name_expressions, int n);
+/* A new kernel object (destroy it with loom_raw_kernel_destroy): name is an extern "C"
+ * kernel's name, or one of the module's name expressions. */
 loom_raw_kernel *loom_raw_module_get_function(loom_raw_module *m, const char *name);
 void loom_raw_module_destroy(loom_raw_module *m);
 /* Records a launch of k with grid, block and dynamic shared memory bytes on args: arrays are

@@ -547,6 +547,68 @@ static void test_raw_kernels(void)
     loom_scope_end();
 }
 
+/* CuPy's name_expressions: a module's templated kernels are named by C++ expressions, which
+ * get_function accepts only when the module lists them; NVRTC instantiates them (the plan's
+ * kernel step compiles under the expression's name). */
+static void test_raw_name_expressions(void)
+{
+    static const char mfn[] = "loom_raw_module_create_ex";
+    static const char gfn[] = "loom_raw_module_get_function";
+    static const char src[] = "template <typename T, int N>\n"
+                              "__global__ void scale_by(T *y, long long n)\n"
+                              "{ long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; if (i < n) y[i] *= N; }\n";
+    loom_scope_begin();
+    loom_clear_error();
+    CHECK(!loom_raw_module_create_ex(src, NULL, NULL, 1));
+    CHECK_STR(loom_last_error(), "loom_raw_module_create_ex: 1 name expressions from a NULL list");
+    CHECK(!loom_raw_module_create_ex(src, NULL, (const char *[]){"scale_by<float, 2>", ""}, 2));
+    CHECK_STR(loom_last_error(),
+              "loom_raw_module_create_ex: name expression 1 (\"\") is empty or longer than 63 characters");
+    CHECK(!loom_raw_module_create_ex(NULL, NULL, NULL, 0) && strstr(loom_last_error(), mfn));
+    const char *names[] = {"scale_by<float, 2>", "scale_by<int, 3>"};
+    loom_raw_module *mod = loom_raw_module_create_ex(src, NULL, names, 2);
+    CHECK(mod != NULL);
+    CHECK(!loom_raw_module_get_function(mod, "scale_by<double, 2>"));
+    CHECK_STR(loom_last_error(),
+              "loom_raw_module_get_function: \"scale_by<double, 2>\" is neither an extern \"C\" kernel name "
+              "nor one of the module's 2 name expressions (loom_raw_module_create_ex)");
+    loom_raw_module *plain = loom_raw_module_create(src, NULL);
+    CHECK(!loom_raw_module_get_function(plain, "scale_by<float, 2>") && strstr(loom_last_error(), gfn) &&
+          strstr(loom_last_error(), "module's 0 name expressions"));
+    loom_raw_module_destroy(plain);
+    loom_raw_kernel *kf = loom_raw_module_get_function(mod, "scale_by<float, 2>");
+    loom_raw_kernel *ki = loom_raw_module_get_function(mod, "scale_by<int, 3>");
+    loom_raw_module_destroy(mod);
+    CHECK(kf && ki);
+    const int64_t n = 1000;
+    const unsigned grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
+    loom_array *yf = NULL, *yi = NULL;
+    CHECK(loom_raw_kernel_call(kf, grid, block, 0,
+                               (loom_array *[]){loom_sin(test_input(1, &n, LOOM_FLOAT32)), loom_scalar_int(n)}, 2,
+                               (int[]){0}, 1, &yf) == LOOM_OK);
+    CHECK(loom_raw_kernel_call(ki, grid, block, 0, (loom_array *[]){loom_arange(0, (double)n, 1, LOOM_INT32), loom_scalar_int(n)},
+                               2, (int[]){0}, 1, &yi) == LOOM_OK);
+    /* shared memory beyond what any device has is refused when recorded */
+    loom_array *big = NULL;
+    CHECK(loom_raw_kernel_call(kf, grid, block, (size_t)1 << 32, (loom_array *[]){yf, loom_scalar_int(n)}, 2,
+                               (int[]){0}, 1, &big) == LOOM_ERR_INVALID && !big);
+    CHECK_STR(loom_last_error(),
+              "loom_raw_kernel_call: 4294967296 bytes of dynamic shared memory: more than any device has");
+    loom_array *both[2] = {yf, yi};
+    loom_plan *p = test_plan(both, 2, true);
+    int found = 0;
+    for (int i = 0; p && i < p->nsteps; i++)
+        if (p->steps[i].kind == LOOM_STEP_KERNEL && p->steps[i].kernel.kind == LOOM_KERNEL_RAW)
+            found += strcmp(p->steps[i].kernel.name, names[0]) == 0 || strcmp(p->steps[i].kernel.name, names[1]) == 0;
+    CHECK_EQ_INT(found, 2);
+    loom__plan_free(p);
+    CHECK(test_compile_plan(both, 2, true, false) >= 3); /* sin, copies, both launches compile */
+    loom_raw_kernel_destroy(kf);
+    loom_raw_kernel_destroy(ki);
+    loom_clear_error();
+    loom_scope_end();
+}
+
 int main(void)
 {
     test_dtype_names();
@@ -559,5 +621,6 @@ int main(void)
     test_reduction_kernels();
     test_dot();
     test_raw_kernels();
+    test_raw_name_expressions();
     return check_summary("test_ukernel");
 }
