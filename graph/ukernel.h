@@ -30,9 +30,11 @@ struct loom_elementwise_kernel {
      * computed by a kernel of its own (docs/custom-kernels.md, "What fuses"). */
     bool boundary;
     uint64_t hash; /* of the parameter lists, operation, name, preamble and options */
-    /* A reduction kernel's reduce step (graph/ukernel_reduce.c) has an identity: then
-     * operation is CuPy's reduce_expr over a and b of the reduce type, which is a placeholder
-     * letter (reduce_letter) or reduce_dtype. */
+    /* A reduction kernel's reduce step (graph/ukernel_reduce.c): operation is CuPy's
+     * reduce_expr over a and b of the reduce type, which is a placeholder letter
+     * (reduce_letter) or reduce_dtype; identity is a C expression, or NULL for none (the first
+     * element seeds each partial result; an empty reduction is an error). */
+    bool reduce_step;
     char *identity;
     char reduce_letter;
     int8_t reduce_dtype;

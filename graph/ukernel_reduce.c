@@ -108,11 +108,6 @@ loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const
         loom__error(LOOM_ERR_INVALID, create_fn, "map_expr and reduce_expr are required");
         return NULL;
     }
-    if (!identity) {
-        loom__error(LOOM_ERR_UNSUPPORTED, create_fn,
-                    "identity is NULL: Loom's reduction kernels need one (every partial result starts from it)");
-        return NULL;
-    }
     loom_reduction_kernel *k = calloc(1, sizeof *k);
     if (!k) {
         loom__error(LOOM_ERR_OOM, create_fn, "out of host memory");
@@ -152,16 +147,20 @@ loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const
         loom__error(LOOM_ERR_OOM, create_fn, "out of host memory");
     }
     free(text);
-    if (!k->post || !(k->step->identity = strdup(identity))) {
+    if (!k->post || (identity && !(k->step->identity = strdup(identity)))) {
         if (k->post)
             loom__error(LOOM_ERR_OOM, create_fn, "out of host memory");
         loom_reduction_kernel_destroy(k);
         return NULL;
     }
+    k->step->reduce_step = true;
     k->step->reduce_letter = letter;
     k->step->reduce_dtype = dtype;
     const int8_t rt[2] = {(int8_t)letter, dtype};
-    k->step->hash = loom__fnv1a64(identity, strlen(identity) + 1, loom__fnv1a64(rt, 2, k->step->hash));
+    /* no identity hashes as a string that no C expression is (it holds a NUL) */
+    const char *id = identity ? identity : "\0none";
+    const size_t idlen = identity ? strlen(identity) + 1 : 6;
+    k->step->hash = loom__fnv1a64(id, idlen, loom__fnv1a64(rt, 2, k->step->hash));
     return k;
 }
 
@@ -190,6 +189,16 @@ static loom_array *reduce_step(loom__ucall *c, loom_array *m, uint32_t mask, boo
     n->param.ureduce.call = c;
     atomic_fetch_add_explicit(&c->refcount, 1, memory_order_relaxed);
     return loom__node_finish_unscoped(n);
+}
+
+/* NumPy's error for a reduction of no elements without an identity. */
+static int check_not_empty(const loom_reduction_kernel *k, const loom_array *m, uint32_t mask)
+{
+    if (k->step->identity || !mask || loom__reduce_count(m, mask) != 0)
+        return 0;
+    loom__error(LOOM_ERR_INVALID, call_fn, "zero-size array to reduction operation %s which has no identity",
+                k->step->name);
+    return -1;
 }
 
 loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *const *args,
@@ -222,7 +231,7 @@ loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *con
     uint32_t mask = 0;
     loom_scope_begin(); /* owns the broadcast views of the arguments */
     if (mc && sc && pc && (m = loom__ukernel_record(call_fn, mc, args, 0, ndim, shape)) &&
-        !loom__reduce_mask(call_fn, m, axes, naxes, &mask)) {
+        !loom__reduce_mask(call_fn, m, axes, naxes, &mask) && !check_not_empty(k, m, mask)) {
         /* reducing no axis maps and post-maps each element (reduce(identity, x) is x) */
         r = mask ? reduce_step(sc, m, mask, keepdims) : loom_retain(m);
         if (r)

@@ -744,7 +744,8 @@ int loom_elementwise_kernel_call_many(loom_elementwise_kernel *k, loom_array *co
 /* CuPy's ReductionKernel: in_params and out_params as above (one output); map_expr is an
  * expression of the inputs, reduce_expr one of a and b (CuPy's operands), post_map_expr a
  * statement assigning the output from a (NULL: "out = a"), identity the reduce step's
- * identity as a C expression (required), reduce_type the C type reduced in (a placeholder
+ * identity as a C expression (NULL: none, the first element seeds the result and a reduction
+ * of no elements is NumPy's "zero-size array" error), reduce_type the C type reduced in (a placeholder
  * letter, float, double, int, long long, ...; NULL: the output's type). */
 typedef struct loom_reduction_kernel loom_reduction_kernel;
 loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const char *out_params,

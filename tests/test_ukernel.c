@@ -374,8 +374,6 @@ static void test_reduction_kernels(void)
     static const char rfn[] = "loom_reduction_kernel_create";
     loom_scope_begin();
     loom_clear_error();
-    CHECK(!loom_reduction_kernel_create("T x", "T y", "x", "a + b", NULL, NULL, "r", NULL, NULL, NULL));
-    CHECK(strstr(loom_last_error(), rfn) && strstr(loom_last_error(), "identity is NULL"));
     CHECK(!loom_reduction_kernel_create("T x", "T y, T z", "x", "a + b", NULL, "0", "r", NULL, NULL, NULL));
     CHECK(strstr(loom_last_error(), "several outputs are not supported"));
     CHECK(!loom_reduction_kernel_create("raw T x", "T y", "x[0]", "a + b", NULL, "0", "r", NULL, NULL, NULL));
@@ -436,6 +434,61 @@ static void test_reduction_kernels(void)
     loom_reduction_kernel_destroy(l2);
     loom_reduction_kernel_destroy(dsum);
     CHECK_EQ_INT(test_compile_plan(&f, 1, true, false), 1);
+    loom_scope_end();
+}
+
+/* A reduction kernel without an identity: the first element seeds each partial result
+ * (loom_maybe accumulators), in every geometry (rows, columns, several passes) and dtype; a
+ * reduction of no elements is NumPy's error, at the call. */
+static void test_reduction_without_identity(void)
+{
+    static const char cfn[] = "loom_reduction_kernel_call";
+    loom_scope_begin();
+    loom_clear_error();
+    loom_reduction_kernel *mx = loom_reduction_kernel_create("T x", "T y", "x", "a > b ? a : b", NULL, NULL,
+                                                             "my_max", NULL, NULL, NULL);
+    loom_reduction_kernel *mx0 = loom_reduction_kernel_create("T x", "T y", "x", "a > b ? a : b", NULL, "0",
+                                                              "my_max", NULL, NULL, NULL);
+    CHECK(mx && mx0);
+    loom_array *a = test_input(2, (int64_t[]){64, 1024}, LOOM_FLOAT32);
+    /* an identity changes the code: the two kernels never share a namespace or a plan */
+    loom_array *pair[2] = {loom_reduction_kernel_call(mx, &a, 1, (int[]){1}, 1, false),
+                           loom_reduction_kernel_call(mx0, &a, 1, (int[]){1}, 1, false)};
+    loom_plan *p = test_plan(pair, 2, true);
+    CHECK(p && count_kernels(p) == 1 && strstr(p->steps[0].kernel.source, "reduce_maybe") &&
+          strstr(p->steps[0].kernel.source, "identity()"));
+    loom__plan_free(p);
+    CHECK_EQ_INT(test_compile_plan(pair, 2, true, false), 1);
+    /* columns, every axis of a large array (several passes), a sibling sum, a consumer */
+    loom_array *big = test_input(1, (int64_t[]){1 << 22}, LOOM_FLOAT32);
+    loom_array *col = loom_reduction_kernel_call(mx, &a, 1, (int[]){0}, 1, false);
+    loom_array *all = loom_reduction_kernel_call(mx, &big, 1, NULL, 0, false);
+    CHECK_SHAPE(col, 1, ((int64_t[]){1024}));
+    CHECK_SHAPE(all, 0, ((int64_t[]){0}));
+    CHECK_EQ_INT(test_compile_plan(&col, 1, true, false), 1);
+    CHECK(test_compile_plan(&all, 1, true, false) >= 2); /* partial results, then their combine */
+    loom_array *joined[2] = {loom_mul_scalar(pair[0], 2.0), loom_sum(a, (int[]){1}, 1, false)};
+    CHECK_EQ_INT(test_compile_plan(joined, 2, true, false), 1);
+    for (int dt = 0; dt < LOOM_NUM_DTYPES; dt++) {
+        if (loom__is_complex((loom_dtype)dt))
+            continue;
+        loom_array *x = test_input(2, (int64_t[]){8, 300}, (loom_dtype)dt);
+        loom_array *s = loom_reduction_kernel_call(mx, &x, 1, (int[]){1}, 1, false);
+        CHECK(s && loom_dtype_of(s) == dt);
+        CHECK_EQ_INT(test_compile_plan(&s, 1, true, false), 1);
+    }
+    /* no elements to reduce: NumPy's error; empty outputs and no reduced axis are fine */
+    loom_array *e = test_input(2, (int64_t[]){0, 3}, LOOM_FLOAT32);
+    CHECK_FAILS(loom_reduction_kernel_call(mx, &e, 1, (int[]){0}, 1, false), cfn,
+                "zero-size array to reduction operation my_max which has no identity");
+    CHECK_FAILS(loom_reduction_kernel_call(mx, &e, 1, NULL, 0, true), cfn,
+                "zero-size array to reduction operation my_max which has no identity");
+    CHECK_SHAPE(loom_reduction_kernel_call(mx, &e, 1, (int[]){1}, 1, false), 1, ((int64_t[]){0}));
+    CHECK_SHAPE(loom_reduction_kernel_call(mx, &e, 1, (int[]){0}, 0, false), 2, ((int64_t[]){0, 3}));
+    CHECK_SHAPE(loom_reduction_kernel_call(mx0, &e, 1, (int[]){0}, 1, false), 1, ((int64_t[]){3}));
+    loom_reduction_kernel_destroy(mx);
+    loom_reduction_kernel_destroy(mx0);
+    loom_clear_error();
     loom_scope_end();
 }
 
@@ -619,6 +672,7 @@ int main(void)
     test_compiles_every_dtype();
     test_compile_error();
     test_reduction_kernels();
+    test_reduction_without_identity();
     test_dot();
     test_raw_kernels();
     test_raw_name_expressions();

@@ -429,6 +429,65 @@ static void check_raw_kernels(void)
     free(mag);
 }
 
+/* A reduction kernel without an identity (my_max: "a > b ? a : b") on negative data, where a
+ * zero identity would show: rows, columns and 2^22 elements in several passes, against the
+ * exact maxima; an int32 argument takes the same code with T = int; an empty reduction is
+ * refused at the call. */
+static void check_reduction_without_identity(void)
+{
+    enum { R = 300, C = 1037, N = 1 << 22 };
+    float *x = malloc((size_t)N * sizeof *x);
+    int32_t *xi = malloc(R * C * sizeof *xi);
+    double *got = malloc((size_t)C * sizeof *got);
+    for (int i = 0; i < N; i++)
+        x[i] = (float)uniform(-4, -1);
+    for (int i = 0; i < R * C; i++)
+        xi[i] = -1 - (int32_t)uniform(0, 1e9);
+    loom_reduction_kernel *mx = loom_reduction_kernel_create("T x", "T y", "x", "a > b ? a : b", NULL, NULL,
+                                                             "my_max", NULL, NULL, NULL);
+    CHECK(mx != NULL);
+    loom_scope_begin();
+    loom_array *a = loom_asarray(x, LOOM_FLOAT32, 2, (int64_t[]){R, C});
+    loom_array *ai = loom_asarray(xi, LOOM_INT32, 2, (int64_t[]){R, C});
+    int bad = 0;
+    if (get_f64(loom_reduction_kernel_call(mx, &a, 1, (int[]){1}, 1, false), got, R))
+        for (int r = 0; r < R; r++) {
+            float ref = x[r * C];
+            for (int c = 1; c < C; c++)
+                ref = x[r * C + c] > ref ? x[r * C + c] : ref;
+            bad += got[r] != ref;
+        }
+    else
+        bad = -1;
+    CHECK_EQ_INT(bad, 0);
+    bad = 0;
+    if (get_f64(loom_reduction_kernel_call(mx, &ai, 1, (int[]){0}, 1, false), got, C))
+        for (int c = 0; c < C; c++) {
+            int32_t ref = xi[c];
+            for (int r = 1; r < R; r++)
+                ref = xi[r * C + c] > ref ? xi[r * C + c] : ref;
+            bad += got[c] != ref;
+        }
+    else
+        bad = -1;
+    CHECK_EQ_INT(bad, 0);
+    const int64_t n = N;
+    loom_array *all = loom_reduction_kernel_call(mx, (loom_array *[]){loom_asarray(x, LOOM_FLOAT32, 1, &n)}, 1, NULL, 0, false);
+    float ref = x[0];
+    for (int i = 1; i < N; i++)
+        ref = x[i] > ref ? x[i] : ref;
+    CHECK(get_f64(all, got, 1) && got[0] == ref);
+    float none[1];
+    loom_array *e = loom_asarray(none, LOOM_FLOAT32, 2, (int64_t[]){0, 3});
+    CHECK(!loom_reduction_kernel_call(mx, &e, 1, (int[]){0}, 1, false) &&
+          strstr(loom_last_error(), "zero-size array to reduction operation my_max which has no identity"));
+    loom_scope_end();
+    loom_reduction_kernel_destroy(mx);
+    free(x);
+    free(xi);
+    free(got);
+}
+
 /* Dynamic shared memory above 48 KiB (64 KiB: each block reverses 16384 floats through it),
  * launched directly and replayed from the plan's graph, and at the exact opt-in limit. */
 static void check_large_shared_memory(void)
@@ -552,6 +611,7 @@ int main(void)
     check_fusion();
     check_reduction_kernels();
     check_raw_kernels();
+    check_reduction_without_identity();
     check_large_shared_memory();
     check_name_expressions();
     CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
