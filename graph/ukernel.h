@@ -49,6 +49,10 @@ typedef struct loom__ucall {
     int8_t types[];
 } loom__ucall;
 
+/* Whether code s names identifier id (CuPy's i, _ind, _J): comments and string or character
+ * literals are skipped. */
+bool loom__code_names(const char *s, const char *id);
+
 /* For loom_elementwise_kernel_create and the kernels a reduction kernel is made of: errors
  * under fn. */
 loom_elementwise_kernel *loom__ukernel_new(const char *fn, const char *in_params,
@@ -75,6 +79,29 @@ loom_array *loom__ukernel_record(const char *fn, loom__ucall *c, loom_array *con
 void loom__ucall_release(loom__ucall *c);
 void loom__ukernel_release(loom_elementwise_kernel *k);
 
+/* A reduction kernel (graph/ukernel_reduce.c). Fused, it is three kernels of the elementwise
+ * kind; one with several outputs, a reduce type of the user's or _J is a kernel of its own
+ * (own, graph/ukernel_reduce_own.c). */
+typedef struct loom__ureduce_own loom__ureduce_own;
+struct loom_reduction_kernel {
+    loom_elementwise_kernel *sig;  /* the user's parameters: argument checks and types */
+    loom_elementwise_kernel *map;  /* inputs -> R _loom_a = (map_expr) */
+    loom_elementwise_kernel *step; /* the reduce step: reduce_expr and identity */
+    loom_elementwise_kernel *post; /* R a -> outputs, post_map_expr */
+    loom__ureduce_own *own;        /* or, a kernel of its own: map, step and post are NULL */
+};
+/* Makes k (whose sig is set) a kernel of its own; reduce_type is the user's type text, or NULL
+ * for the placeholder letter or dtype. 0 or -1 with the error under fn. */
+int loom__ureduce_own_init(const char *fn, loom_reduction_kernel *k, const char *map_expr,
+                           const char *reduce_expr, const char *post_map_expr,
+                           const char *identity, const char *reduce_type, char letter,
+                           int8_t dtype);
+void loom__ureduce_own_free(loom__ureduce_own *o);
+/* Records a call of a kernel of its own: writes nouts arrays to outs. LOOM_OK or the error. */
+int loom__ureduce_own_call(const char *fn, loom_reduction_kernel *k, loom_array *const *args,
+                           int nargs, const int *axes, int naxes, bool keepdims, loom_array **outs,
+                           int nouts);
+
 /* A raw kernel (CuPy's RawKernel; graph/ukernel_raw.c): RAWKERNEL nodes hold one. */
 struct loom_raw_kernel {
     atomic_int refcount;
@@ -82,5 +109,8 @@ struct loom_raw_kernel {
     uint64_t key; /* of the source, name and options */
 };
 void loom__raw_kernel_release(struct loom_raw_kernel *k);
+/* A raw kernel of a source Loom generated (name: an extern "C" name), errors under fn. */
+struct loom_raw_kernel *loom__raw_kernel_new(const char *fn, const char *source, const char *name,
+                                             const char *options);
 
 #endif

@@ -9,9 +9,7 @@
 
 static const char create_fn[] = "loom_elementwise_kernel_create";
 
-/* Whether the body names identifier id: CuPy's i (the element index) or _ind (the indexer).
- * Comments and string or character literals are skipped. */
-static bool body_names(const char *s, const char *id)
+bool loom__code_names(const char *s, const char *id)
 {
     size_t n = strlen(id);
     while (*s) {
@@ -190,7 +188,7 @@ loom_elementwise_kernel *loom__ukernel_new(const char *fn, const char *in_params
     const char *o = k->options;
     while (isspace((unsigned char)*o))
         o++;
-    k->boundary = raw || *o || body_names(k->operation, "i") || body_names(k->operation, "_ind");
+    k->boundary = raw || *o || loom__code_names(k->operation, "i") || loom__code_names(k->operation, "_ind");
     return k;
 }
 

@@ -72,6 +72,12 @@ static loom_raw_kernel *raw_new(const char *fn, const char *source, const char *
     return k;
 }
 
+loom_raw_kernel *loom__raw_kernel_new(const char *fn, const char *source, const char *name,
+                                      const char *options)
+{
+    return raw_new(fn, source, name, options, false);
+}
+
 loom_raw_kernel *loom_raw_kernel_create(const char *source, const char *name, const char *options)
 {
     return raw_new(create_fn, source, name, options, false);

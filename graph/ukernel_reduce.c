@@ -14,13 +14,6 @@
 static const char create_fn[] = "loom_reduction_kernel_create";
 static const char call_fn[] = "loom_reduction_kernel_call";
 
-struct loom_reduction_kernel {
-    loom_elementwise_kernel *sig;  /* the user's parameters: argument checks and types */
-    loom_elementwise_kernel *map;  /* inputs -> R _loom_a = (map_expr) */
-    loom_elementwise_kernel *step; /* the reduce step: reduce_expr and identity */
-    loom_elementwise_kernel *post; /* R a -> outputs, post_map_expr */
-};
-
 /* C's names of the types reduce_type may hold (CuPy writes it into a typedef). */
 static const struct {
     const char *name;
@@ -34,7 +27,8 @@ static const struct {
     {"unsigned long long", LOOM_UINT64}, {"half", LOOM_FLOAT16},
 };
 
-/* reduce_type: a placeholder letter, a C type name or a NumPy dtype name. */
+/* reduce_type: a placeholder letter, a C type name or a NumPy dtype name; 1 for another type
+ * (a type of the user's preamble: the kernel is then one of its own). */
 static int parse_reduce_type(const char *s, char *letter, int8_t *dtype)
 {
     char words[64] = "";
@@ -64,8 +58,11 @@ static int parse_reduce_type(const char *s, char *letter, int8_t *dtype)
     *dtype = (int8_t)loom__uparam_dtype(words);
     if (*dtype != LOOM_NO_DTYPE)
         return 0;
-    loom__error(LOOM_ERR_INVALID, create_fn, "reduce_type '%.64s' is not a type Loom knows", s);
-    return -1;
+    if (n == 0) {
+        loom__error(LOOM_ERR_INVALID, create_fn, "reduce_type '%.64s' is empty", s);
+        return -1;
+    }
+    return 1;
 }
 
 void loom_reduction_kernel_destroy(loom_reduction_kernel *k)
@@ -76,16 +73,17 @@ void loom_reduction_kernel_destroy(loom_reduction_kernel *k)
     loom__ukernel_release(k->map);
     loom__ukernel_release(k->step);
     loom__ukernel_release(k->post);
+    loom__ureduce_own_free(k->own);
     free(k);
 }
 
 /* The user's kernel as far as CuPy checks it at creation, and what Loom supports. */
 static int check_signature(const loom_elementwise_kernel *sig)
 {
-    if (sig->nout != 1) {
+    if (sig->nout > LOOM_MAX_RESULTS) {
         loom__error(LOOM_ERR_UNSUPPORTED, create_fn,
-                    "kernel \"%s\" has %d outputs: reduction kernels with several outputs are not supported",
-                    sig->name, sig->nout);
+                    "kernel \"%s\" has %d outputs: reduction kernels have at most %d", sig->name, sig->nout,
+                    LOOM_MAX_RESULTS);
         return -1;
     }
     for (int p = 0; p < sig->nin; p++)
@@ -121,9 +119,19 @@ loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const
     const loom__uparam *out = &k->sig->params[k->sig->nin];
     char letter = out->placeholder;
     int8_t dtype = out->dtype;
-    if (reduce_type && parse_reduce_type(reduce_type, &letter, &dtype)) {
+    const int known = reduce_type ? parse_reduce_type(reduce_type, &letter, &dtype) : 0;
+    if (known < 0) {
         loom_reduction_kernel_destroy(k);
         return NULL;
+    }
+    /* several outputs, a reduce type of the user's or the reduced index _J: a kernel of its own */
+    if (k->sig->nout > 1 || known == 1 || loom__code_names(map_expr, "_J")) {
+        if (loom__ureduce_own_init(create_fn, k, map_expr, reduce_expr, post_map_expr, identity,
+                                   known == 1 ? reduce_type : NULL, letter, dtype)) {
+            loom_reduction_kernel_destroy(k);
+            return NULL;
+        }
+        return k;
     }
     char r[32], *text = NULL;
     snprintf(r, sizeof r, "%s", dtype != LOOM_NO_DTYPE ? loom_dtype_name((loom_dtype)dtype) : (char[]){letter, 0});
@@ -208,6 +216,15 @@ loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *con
         loom__error(LOOM_ERR_INVALID, call_fn, "kernel is NULL");
         return NULL;
     }
+    if (k->own) {
+        loom_array *y = NULL;
+        if (k->sig->nout != 1) {
+            loom__error(LOOM_ERR_INVALID, call_fn, "kernel \"%s\" has %d outputs: call it with loom_reduction_kernel_call_many",
+                        k->sig->name, k->sig->nout);
+            return NULL;
+        }
+        return loom__ureduce_own_call(call_fn, k, args, nargs, axes, naxes, keepdims, &y, 1) ? NULL : y;
+    }
     int ndim;
     int64_t shape[LOOM_MAXDIMS];
     if (loom__ukernel_check_args(call_fn, k->sig, args, nargs) ||
@@ -245,4 +262,25 @@ loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *con
     loom__ucall_release(sc);
     loom__ucall_release(pc);
     return loom__adopt(y);
+}
+
+int loom_reduction_kernel_call_many(loom_reduction_kernel *k, loom_array *const *args, int nargs,
+                                    const int *axes, int naxes, bool keepdims, loom_array **outs,
+                                    int nouts)
+{
+    static const char fn[] = "loom_reduction_kernel_call_many";
+    for (int j = 0; outs && j < nouts; j++)
+        outs[j] = NULL;
+    if (!k || !outs) {
+        loom__error(LOOM_ERR_INVALID, fn, "%s is NULL", k ? "outs" : "kernel");
+        return LOOM_ERR_INVALID;
+    }
+    if (nouts != k->sig->nout) {
+        loom__error(LOOM_ERR_INVALID, fn, "kernel \"%s\" has %d outputs, not %d", k->sig->name, k->sig->nout, nouts);
+        return LOOM_ERR_INVALID;
+    }
+    if (k->own)
+        return loom__ureduce_own_call(fn, k, args, nargs, axes, naxes, keepdims, outs, nouts);
+    outs[0] = loom_reduction_kernel_call(k, args, nargs, axes, naxes, keepdims);
+    return outs[0] ? LOOM_OK : loom_last_error_code();
 }

@@ -741,12 +741,14 @@ loom_array *loom_elementwise_kernel_call(loom_elementwise_kernel *k, loom_array 
 int loom_elementwise_kernel_call_many(loom_elementwise_kernel *k, loom_array *const *args,
                                       int nargs, loom_array **outs, int nouts);
 
-/* CuPy's ReductionKernel: in_params and out_params as above (one output); map_expr is an
+/* CuPy's ReductionKernel: in_params and out_params as above (several outputs, a reduce_type of
+ * the preamble's or _J in map_expr make a kernel of its own, not fused); map_expr is an
  * expression of the inputs, reduce_expr one of a and b (CuPy's operands), post_map_expr a
  * statement assigning the output from a (NULL: "out = a"), identity the reduce step's
  * identity as a C expression (NULL: none, the first element seeds the result and a reduction
  * of no elements is NumPy's "zero-size array" error), reduce_type the C type reduced in (a placeholder
- * letter, float, double, int, long long, ...; NULL: the output's type). */
+ * letter, float, double, int, long long, ...; another name is a C++ type of the preamble;
+ * NULL: the first output's type). */
 typedef struct loom_reduction_kernel loom_reduction_kernel;
 loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const char *out_params,
                                                     const char *map_expr, const char *reduce_expr,
@@ -759,6 +761,12 @@ void loom_reduction_kernel_destroy(loom_reduction_kernel *k);
  * with keepdims. Arguments as loom_elementwise_kernel_call (non-raw). */
 loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *const *args,
                                        int nargs, const int *axes, int naxes, bool keepdims);
+/* The same for a kernel of several outputs (up to 4; CuPy's "int32 y, T z" with a post_map_expr
+ * assigning each, e.g. argmax and max in one pass): writes nouts (the kernel's output count)
+ * arrays to outs. Returns LOOM_OK, or an error code with every outs[j] NULL. */
+int loom_reduction_kernel_call_many(loom_reduction_kernel *k, loom_array *const *args, int nargs,
+                                    const int *axes, int naxes, bool keepdims, loom_array **outs,
+                                    int nouts);
 
 /* CuPy's RawKernel: a whole `extern "C" __global__` function of source, named name (options
  * may be NULL). loom_raw_module_create compiles nothing either: get_function names one of its

@@ -375,11 +375,14 @@ static void test_reduction_kernels(void)
     loom_scope_begin();
     loom_clear_error();
     CHECK(!loom_reduction_kernel_create("T x", "T y, T z", "x", "a + b", NULL, "0", "r", NULL, NULL, NULL));
-    CHECK(strstr(loom_last_error(), "several outputs are not supported"));
+    CHECK(strstr(loom_last_error(), "kernel \"r\" has 2 outputs: post_map_expr must assign them"));
+    CHECK(!loom_reduction_kernel_create("T x", "T a, T b, T c, T d, T e", "x", "a + b", "a = b", "0", "r", NULL,
+                                        NULL, NULL));
+    CHECK(strstr(loom_last_error(), "kernel \"r\" has 5 outputs: reduction kernels have at most 4"));
     CHECK(!loom_reduction_kernel_create("raw T x", "T y", "x[0]", "a + b", NULL, "0", "r", NULL, NULL, NULL));
     CHECK(strstr(loom_last_error(), "reduction kernels take no raw parameters"));
-    CHECK(!loom_reduction_kernel_create("T x", "T y", "x", "a + b", NULL, "0", "r", "quad", NULL, NULL));
-    CHECK(strstr(loom_last_error(), "reduce_type 'quad' is not a type Loom knows"));
+    CHECK(!loom_reduction_kernel_create("T x", "T y", "x", "a + b", NULL, "0", "r", " ", NULL, NULL));
+    CHECK(strstr(loom_last_error(), "reduce_type ' ' is empty"));
     CHECK(!loom_reduction_kernel_create("T x", "T y", NULL, "a + b", NULL, "0", "r", NULL, NULL, NULL));
     CHECK(strstr(loom_last_error(), "map_expr and reduce_expr are required"));
     CHECK(!loom_reduction_kernel_create("floot x", "T y", "x", "a + b", NULL, "0", "r", NULL, NULL, NULL));
@@ -488,6 +491,102 @@ static void test_reduction_without_identity(void)
     CHECK_SHAPE(loom_reduction_kernel_call(mx0, &e, 1, (int[]){0}, 1, false), 1, ((int64_t[]){3}));
     loom_reduction_kernel_destroy(mx);
     loom_reduction_kernel_destroy(mx0);
+    loom_clear_error();
+    loom_scope_end();
+}
+
+/* CuPy's argmax-and-max in one pass (cupy#1924): a struct reduce type of the preamble, _J, two
+ * outputs. Such kernels are launches of their own (one raw kernel step of a generated
+ * source), which NVRTC compiles; their errors are CuPy's and NumPy's. */
+#define MIN_MAX_PREAMBLE                                                                           \
+    "struct min_max_st {\n"                                                                        \
+    "    T value;\n"                                                                               \
+    "    int index;\n"                                                                             \
+    "    __device__ min_max_st() : index(-1) { }\n"                                                \
+    "    __device__ min_max_st(T v, int i) : value(v), index(i) { }\n"                             \
+    "};\n"                                                                                         \
+    "__device__ min_max_st my_argmax(const min_max_st &a, const min_max_st &b) {\n"                \
+    "    if (a.index == -1) return b;\n"                                                           \
+    "    if (b.index == -1) return a;\n"                                                           \
+    "    if (a.value == b.value) return a.index < b.index ? a : b;\n"                              \
+    "    return a.value > b.value ? a : b;\n"                                                      \
+    "}\n"
+
+static int raw_steps(loom_array *const *arrays, int n)
+{
+    loom_plan *p = test_plan(arrays, n, true);
+    int raw = 0;
+    for (int i = 0; p && i < p->nsteps; i++)
+        raw += p->steps[i].kind == LOOM_STEP_KERNEL && p->steps[i].kernel.kind == LOOM_KERNEL_RAW;
+    loom__plan_free(p);
+    return raw;
+}
+
+static void test_reduction_kernels_of_their_own(void)
+{
+    static const char mfn[] = "loom_reduction_kernel_call_many";
+    loom_scope_begin();
+    loom_clear_error();
+    loom_reduction_kernel *am = loom_reduction_kernel_create("T x", "int32 y, T z", "min_max_st(x, _J)", "my_argmax(a, b)",
+                                                             "y = a.index, z = a.value", NULL, "argmax_max",
+                                                             "min_max_st", MIN_MAX_PREAMBLE, NULL);
+    /* one output, a sum with an identity, a weak scalar, and _J alone */
+    loom_reduction_kernel *wsum = loom_reduction_kernel_create("T x, T s", "T y, T z", "x * s", "a + b",
+                                                               "y = a, z = a * 2", "0", "scaled_sums", NULL, NULL, NULL);
+    loom_reduction_kernel *jsum = loom_reduction_kernel_create("T x", "int64 y", "_J", "a + b", NULL, "0", "index_sum",
+                                                               "long long", NULL, NULL);
+    CHECK(am && wsum && jsum);
+    loom_array *x = test_input(2, (int64_t[]){300, 1037}, LOOM_FLOAT32);
+    loom_array *outs[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &x, 1, (int[]){1}, 1, false, outs, 2), LOOM_OK);
+    CHECK(outs[0] && outs[1] && loom_dtype_of(outs[0]) == LOOM_INT32 && loom_dtype_of(outs[1]) == LOOM_FLOAT32);
+    CHECK_SHAPE(outs[0], 1, ((int64_t[]){300}));
+    CHECK_SHAPE(outs[1], 1, ((int64_t[]){300}));
+    CHECK_EQ_INT(raw_steps(outs, 2), 1); /* both outputs come from one launch */
+    CHECK(test_compile_plan(outs, 2, true, false) >= 1);
+    loom_array *cols[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, (loom_array *[]){loom_sin(x)}, 1, (int[]){0}, 1, true, cols, 2),
+                 LOOM_OK);
+    CHECK_SHAPE(cols[1], 2, ((int64_t[]){1, 1037}));
+    CHECK(test_compile_plan(cols, 2, true, false) >= 2); /* sin(x) transposed into memory, then the launch */
+    loom_array *w[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(wsum, (loom_array *[]){x, loom_scalar(0.5)}, 2, NULL, 0, false, w, 2),
+                 LOOM_OK);
+    CHECK_SHAPE(w[0], 0, ((int64_t[]){0}));
+    CHECK(test_compile_plan(w, 2, true, false) >= 1);
+    loom_array *j = loom_reduction_kernel_call(jsum, &x, 1, (int[]){1}, 1, false);
+    CHECK(j && loom_dtype_of(j) == LOOM_INT64);
+    CHECK(test_compile_plan(&j, 1, true, false) >= 1);
+    for (int dt = 0; dt < LOOM_NUM_DTYPES; dt++) { /* every real dtype compiles */
+        if (loom__is_complex((loom_dtype)dt))
+            continue;
+        loom_array *o[2] = {NULL, NULL};
+        CHECK_EQ_INT(loom_reduction_kernel_call_many(am, (loom_array *[]){test_input(2, (int64_t[]){4, 70}, (loom_dtype)dt)},
+                                                     1, (int[]){1}, 1, false, o, 2),
+                     LOOM_OK);
+        CHECK(test_compile_plan(o, 2, true, false) >= 1);
+    }
+    /* errors */
+    CHECK_FAILS(loom_reduction_kernel_call(am, &x, 1, NULL, 0, false), "loom_reduction_kernel_call",
+                "kernel \"argmax_max\" has 2 outputs: call it with loom_reduction_kernel_call_many");
+    loom_array *one = NULL;
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &x, 1, NULL, 0, false, &one, 1), LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), mfn) && strstr(loom_last_error(), "has 2 outputs, not 1"));
+    loom_array *e = test_input(2, (int64_t[]){0, 3}, LOOM_FLOAT32);
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &e, 1, (int[]){0}, 1, false, outs, 2), LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "zero-size array to reduction operation argmax_max which has no identity") &&
+          !outs[0] && !outs[1]);
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &e, 1, (int[]){1}, 1, false, outs, 2), LOOM_OK);
+    CHECK_SHAPE(outs[0], 1, ((int64_t[]){0}));
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, (loom_array *[]){test_input(1, (int64_t[]){5}, LOOM_COMPLEX64)}, 1,
+                                                 NULL, 0, false, outs, 2),
+                 LOOM_ERR_UNSUPPORTED);
+    CHECK(strstr(loom_last_error(), mfn) && strstr(loom_last_error(), "complex values are not supported"));
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &x, 1, (int[]){2}, 1, false, outs, 2), LOOM_ERR_SHAPE);
+    CHECK(strstr(loom_last_error(), mfn) && strstr(loom_last_error(), "out of bounds"));
+    loom_reduction_kernel_destroy(am);
+    loom_reduction_kernel_destroy(wsum);
+    loom_reduction_kernel_destroy(jsum);
     loom_clear_error();
     loom_scope_end();
 }
@@ -673,6 +772,7 @@ int main(void)
     test_compile_error();
     test_reduction_kernels();
     test_reduction_without_identity();
+    test_reduction_kernels_of_their_own();
     test_dot();
     test_raw_kernels();
     test_raw_name_expressions();

@@ -488,6 +488,75 @@ static void check_reduction_without_identity(void)
     free(got);
 }
 
+/* CuPy's argmax and max in one pass (cupy#1924): a struct reduce type, _J and two outputs, on
+ * rows and columns of float32 data with ties (values rounded to 1/8), against NumPy's argmax
+ * (the first index of the maximum) and max computed on the host; two sums of a scaled input
+ * (an identity and a weak scalar) over every axis, within float32's summation bound. */
+#define MIN_MAX_PREAMBLE                                                                           \
+    "struct min_max_st {\n"                                                                        \
+    "    T value;\n"                                                                               \
+    "    int index;\n"                                                                             \
+    "    __device__ min_max_st() : index(-1) { }\n"                                                \
+    "    __device__ min_max_st(T v, int i) : value(v), index(i) { }\n"                             \
+    "};\n"                                                                                         \
+    "__device__ min_max_st my_argmax(const min_max_st &a, const min_max_st &b) {\n"                \
+    "    if (a.index == -1) return b;\n"                                                           \
+    "    if (b.index == -1) return a;\n"                                                           \
+    "    if (a.value == b.value) return a.index < b.index ? a : b;\n"                              \
+    "    return a.value > b.value ? a : b;\n"                                                      \
+    "}\n"
+
+static void check_multi_output_reductions(void)
+{
+    enum { R = 300, C = 1037 };
+    float *x = malloc(R * C * sizeof *x);
+    double *idx = malloc(C * sizeof *idx), *val = malloc(C * sizeof *val);
+    for (int i = 0; i < R * C; i++)
+        x[i] = (float)(floor(uniform(-4, 4) * 8) / 8); /* 64 values: many ties */
+    loom_reduction_kernel *am = loom_reduction_kernel_create("T x", "int32 y, T z", "min_max_st(x, _J)", "my_argmax(a, b)",
+                                                             "y = a.index, z = a.value", NULL, "argmax_max",
+                                                             "min_max_st", MIN_MAX_PREAMBLE, NULL);
+    loom_reduction_kernel *ws = loom_reduction_kernel_create("T x, T s", "T y, T z", "x * s", "a + b",
+                                                             "y = a, z = a * 2", "0", "scaled_sums", NULL, NULL, NULL);
+    CHECK(am && ws);
+    loom_scope_begin();
+    loom_array *a = loom_asarray(x, LOOM_FLOAT32, 2, (int64_t[]){R, C});
+    for (int axis = 0; axis < 2; axis++) {
+        loom_array *o[2] = {NULL, NULL};
+        CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &a, 1, &axis, 1, false, o, 2), LOOM_OK);
+        const int n = axis ? R : C, len = axis ? C : R;
+        int bad = 0;
+        if (get_f64(o[0], idx, n) && get_f64(o[1], val, n))
+            for (int k = 0; k < n; k++) {
+                int best = 0;
+                for (int j = 1; j < len; j++) /* np.argmax: the first index of the maximum */
+                    if (x[axis ? k * C + j : j * C + k] > x[axis ? k * C + best : best * C + k])
+                        best = j;
+                bad += idx[k] != best || val[k] != x[axis ? k * C + best : best * C + k];
+            }
+        else
+            bad = -1;
+        CHECK_EQ_INT(bad, 0);
+    }
+    loom_array *w[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(ws, (loom_array *[]){a, loom_scalar(0.5)}, 2, NULL, 0, false, w, 2),
+                 LOOM_OK);
+    double ref = 0, mag = 0, got[2];
+    for (int i = 0; i < R * C; i++) {
+        ref += 0.5 * x[i];
+        mag += fabs(0.5 * x[i]);
+    }
+    const double tol = 0x1p-24 * (R * C / 256.0 + 8 + 256) * mag; /* 256 strided partial sums, then a tree */
+    CHECK(get_f64(w[0], got, 1) && get_f64(w[1], got + 1, 1));
+    CHECK(fabs(got[0] - ref) <= tol && fabs(got[1] - 2 * ref) <= 2 * tol);
+    loom_scope_end();
+    loom_reduction_kernel_destroy(am);
+    loom_reduction_kernel_destroy(ws);
+    free(x);
+    free(idx);
+    free(val);
+}
+
 /* Dynamic shared memory above 48 KiB (64 KiB: each block reverses 16384 floats through it),
  * launched directly and replayed from the plan's graph, and at the exact opt-in limit. */
 static void check_large_shared_memory(void)
@@ -612,6 +681,7 @@ int main(void)
     check_reduction_kernels();
     check_raw_kernels();
     check_reduction_without_identity();
+    check_multi_output_reductions();
     check_large_shared_memory();
     check_name_expressions();
     CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
