@@ -17,6 +17,9 @@ typedef struct loom__uparam {
  * CuPy's errors under fn. NULL or "" is an empty list. Returns 0 or -1. */
 int loom__uparams_parse(const char *fn, const char *list, loom__uparam **out, int *n);
 void loom__uparams_free(loom__uparam *p, int n);
+/* The C++ type of real dtype dt in the sources of user kernels of their own (__half for
+ * float16...); NULL for complex dtypes. */
+const char *loom__uparam_c_type(int dt);
 /* The dtype a NumPy dtype name in a parameter list means ("float32", "float", "f4", ...), or
  * LOOM_NO_DTYPE when NumPy does not understand it or Loom lacks it. */
 loom_dtype loom__uparam_dtype(const char *name);
@@ -26,6 +29,9 @@ struct loom_elementwise_kernel {
     int nin, nout;
     loom__uparam *params; /* nin inputs, then nout outputs */
     char *operation, *name, *preamble, *options;
+    /* CuPy's loop_prep and after_loop (NULL: none): the kernel is then a launch of its own
+     * (graph/ukernel_own.c), code placed before and after its loop over the elements. */
+    char *loop_prep, *after_loop;
     /* Raw parameters, the index (i, _ind) in the body, or compile options: the node is
      * computed by a kernel of its own (docs/custom-kernels.md, "What fuses"). */
     bool boundary;
@@ -72,6 +78,10 @@ loom__ucall *loom__ucall_resolve(const char *fn, loom_elementwise_kernel *k,
                                  const int64_t *shape);
 /* A call of k with the given nin + nout dtypes. */
 loom__ucall *loom__ucall_new(const char *fn, loom_elementwise_kernel *k, const int8_t *types);
+/* Records a call c of a kernel with loop_prep or after_loop: one launch of its own writing
+ * nouts arrays to outs (scoped). LOOM_OK or the error under fn. */
+int loom__ukernel_own_call(const char *fn, const loom__ucall *c, loom_array *const *args,
+                           int ndim, const int64_t *shape, loom_array **outs, int nouts);
 /* The UKERNEL node of output `out` of call c on args (k->nin inputs), unscoped: the caller
  * owns it. Non-raw arrays are broadcast to shape in the caller's scope. */
 loom_array *loom__ukernel_record(const char *fn, loom__ucall *c, loom_array *const *args,

@@ -31,27 +31,6 @@ void loom__ureduce_own_free(loom__ureduce_own *o)
     free(o);
 }
 
-/* The C++ type of a real dtype in the generated source; NULL for complex dtypes. */
-static const char *c_type(int dt)
-{
-    switch (dt) {
-    case LOOM_BOOL: return "bool";
-    case LOOM_INT8: return "signed char";
-    case LOOM_INT16: return "short";
-    case LOOM_INT32: return "int";
-    case LOOM_INT64: return "long long";
-    case LOOM_UINT8: return "unsigned char";
-    case LOOM_UINT16: return "unsigned short";
-    case LOOM_UINT32: return "unsigned int";
-    case LOOM_UINT64: return "unsigned long long";
-    case LOOM_FLOAT16: return "__half";
-    case LOOM_BFLOAT16: return "__nv_bfloat16";
-    case LOOM_FLOAT32: return "float";
-    case LOOM_FLOAT64: return "double";
-    default: return NULL;
-    }
-}
-
 static char *dup_or_null(const char *s, bool *failed)
 {
     char *d = s ? strdup(s) : NULL;
@@ -69,7 +48,7 @@ int loom__ureduce_own_init(const char *fn, loom_reduction_kernel *k, const char 
                     k->sig->name, k->sig->nout);
         return -1;
     }
-    if (!reduce_type && dtype != LOOM_NO_DTYPE && !c_type(dtype)) {
+    if (!reduce_type && dtype != LOOM_NO_DTYPE && !loom__uparam_c_type(dtype)) {
         loom__error(LOOM_ERR_UNSUPPORTED, fn, "reduce_type %s: complex reduce types are not supported here",
                     loom_dtype_name((loom_dtype)dtype));
         return -1;
@@ -82,7 +61,7 @@ int loom__ureduce_own_init(const char *fn, loom_reduction_kernel *k, const char 
         o->reduce_expr = dup_or_null(reduce_expr, &failed);
         o->post_map_expr = dup_or_null(post_map_expr, &failed);
         o->identity = dup_or_null(identity, &failed);
-        o->reduce_type = dup_or_null(reduce_type ? reduce_type : dtype != LOOM_NO_DTYPE ? c_type(dtype) : letter_text,
+        o->reduce_type = dup_or_null(reduce_type ? reduce_type : dtype != LOOM_NO_DTYPE ? loom__uparam_c_type(dtype) : letter_text,
                                      &failed);
     }
     if (failed) {
@@ -105,7 +84,7 @@ static int write_source(const char *fn, const loom_reduction_kernel *k, const lo
     const int n = s->nin + s->nout;
     bool half = false, bf16 = false;
     for (int p = 0; p < n; p++) {
-        if (!c_type(c->types[p]) || (p < s->nin && weak[p] && !c_type(scalar_dt[p]))) {
+        if (!loom__uparam_c_type(c->types[p]) || (p < s->nin && weak[p] && !loom__uparam_c_type(scalar_dt[p]))) {
             loom__error(LOOM_ERR_UNSUPPORTED, fn,
                         "parameter \"%s\": complex values are not supported by reduction kernels of their own",
                         s->params[p].name);
@@ -126,18 +105,18 @@ static int write_source(const char *fn, const loom_reduction_kernel *k, const lo
         for (int r = 0; r < p && !seen; r++)
             seen = s->params[r].dtype == LOOM_NO_DTYPE && s->params[r].placeholder == q->placeholder;
         if (!seen)
-            fprintf(f, "typedef %s %c;\n", c_type(c->types[p]), q->placeholder);
+            fprintf(f, "typedef %s %c;\n", loom__uparam_c_type(c->types[p]), q->placeholder);
     }
     fprintf(f, "%s\ntypedef %s _type_reduce;\n", s->preamble, o->reduce_type);
     fprintf(f, "__device__ __forceinline__ _type_reduce loom_map(");
     for (int p = 0; p < s->nin; p++)
-        fprintf(f, "const %s %s, ", c_type(c->types[p]), s->params[p].name);
+        fprintf(f, "const %s %s, ", loom__uparam_c_type(c->types[p]), s->params[p].name);
     fprintf(f, "const long long _J)\n{\n    (void)_J;\n    return _type_reduce(%s);\n}\n", o->map_expr);
     fprintf(f, "__device__ __forceinline__ _type_reduce loom_reduce(const _type_reduce a, const _type_reduce b)\n"
                          "{\n    return (%s);\n}\n", o->reduce_expr);
     fprintf(f, "__device__ __forceinline__ void loom_post(const _type_reduce a");
     for (int p = s->nin; p < n; p++)
-        fprintf(f, ", %s &%s", c_type(c->types[p]), s->params[p].name);
+        fprintf(f, ", %s &%s", loom__uparam_c_type(c->types[p]), s->params[p].name);
     if (o->post_map_expr)
         fprintf(f, ")\n{\n    %s;\n}\n", o->post_map_expr);
     else
@@ -147,9 +126,9 @@ static int write_source(const char *fn, const loom_reduction_kernel *k, const lo
     fprintf(f, "extern \"C\" __global__ void %s(", kname);
     for (int p = 0; p < s->nin; p++)
         fprintf(f, weak[p] ? "const %s loom_in%d, " : "const %s *__restrict__ loom_in%d, ",
-                         c_type(weak[p] ? scalar_dt[p] : c->types[p]), p);
+                         loom__uparam_c_type(weak[p] ? scalar_dt[p] : c->types[p]), p);
     for (int p = s->nin; p < n; p++)
-        fprintf(f, "%s *__restrict__ loom_out%d, ", c_type(c->types[p]), p - s->nin);
+        fprintf(f, "%s *__restrict__ loom_out%d, ", loom__uparam_c_type(c->types[p]), p - s->nin);
     fprintf(f, "const long long loom_R, const long long loom_K)\n{\n"
                          "    typedef loom_ur::_type_reduce RT;\n"
                          "    struct Acc {\n        RT v;\n        int has;\n    };\n"
@@ -165,7 +144,7 @@ static int write_source(const char *fn, const loom_reduction_kernel *k, const lo
                          "            const RT m = loom_ur::loom_map(");
     for (int p = 0; p < s->nin; p++)
         if (weak[p]) /* CuPy's Python scalars: converted to the parameter's type */
-            fprintf(f, "(%s)loom_in%d, ", c_type(c->types[p]), p);
+            fprintf(f, "(%s)loom_in%d, ", loom__uparam_c_type(c->types[p]), p);
         else
             fprintf(f, "loom_in%d[o * loom_R + j], ", p);
     fprintf(f, "j);\n"

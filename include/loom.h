@@ -740,6 +740,16 @@ loom_array *loom_elementwise_kernel_call(loom_elementwise_kernel *k, loom_array 
  * outs. Returns LOOM_OK, or an error code with every outs[i] NULL. */
 int loom_elementwise_kernel_call_many(loom_elementwise_kernel *k, loom_array *const *args,
                                       int nargs, loom_array **outs, int nouts);
+/* loom_elementwise_kernel_create with CuPy's loop_prep and after_loop (NULL or "": none), code
+ * placed before and after the loop over the elements, in the kernel's scope (loop_prep's
+ * variables are seen by operation). Such a kernel is a launch of its own: not fused, its
+ * inputs written to memory first, real dtypes only. */
+loom_elementwise_kernel *loom_elementwise_kernel_create_ex(const char *in_params,
+                                                           const char *out_params,
+                                                           const char *operation, const char *name,
+                                                           const char *preamble, const char *options,
+                                                           const char *loop_prep,
+                                                           const char *after_loop);
 
 /* CuPy's ReductionKernel: in_params and out_params as above (several outputs, a reduce_type of
  * the preamble's or _J in map_expr make a kernel of its own, not fused); map_expr is an

@@ -591,6 +591,66 @@ static void test_reduction_kernels_of_their_own(void)
     loom_scope_end();
 }
 
+/* CuPy's loop_prep and after_loop: the kernel is a launch of its own (one raw kernel step of a
+ * generated source, its inputs in memory), which NVRTC compiles for every real dtype, with raw
+ * parameters, the index, weak scalars and several outputs; without them it fuses as before. */
+static void test_loop_prep(void)
+{
+    static const char xfn[] = "loom_elementwise_kernel_create_ex";
+    loom_scope_begin();
+    loom_clear_error();
+    loom_elementwise_kernel *scaled = loom_elementwise_kernel_create_ex("T x, T s", "T y", "y = x * scale + s;", "scaled",
+                                                                        NULL, NULL, "const T scale = (T)3;", "");
+    loom_elementwise_kernel *wsum = loom_elementwise_kernel_create_ex(
+        "raw T w, T x", "T y, T z", "y = x + total; z = (T)i + (T)_ind.size();", "plus_total", NULL, NULL,
+        "T total = 0; for (long long k = 0; k < w.size(); k++) total += w[k];", "(void)total;");
+    loom_elementwise_kernel *plain = loom_elementwise_kernel_create_ex("T x", "T y", "y = x * 3;", "plain", NULL, NULL,
+                                                                       NULL, "");
+    CHECK(scaled && wsum && plain);
+    CHECK(!loom_elementwise_kernel_create_ex("T x", "T i", "i = x;", "bad", NULL, NULL, "int k = 0;", NULL) &&
+          strstr(loom_last_error(), xfn) && strstr(loom_last_error(), "Can not use 'i' as a parameter name"));
+    const int64_t shape[2] = {64, 1000};
+    loom_array *a = test_input(2, shape, LOOM_FLOAT32);
+    loom_array *y = loom_elementwise_kernel_call(scaled, (loom_array *[]){loom_sin(a), loom_scalar(0.5)}, 2);
+    CHECK(y && loom_dtype_of(y) == LOOM_FLOAT32);
+    CHECK_SHAPE(y, 2, shape);
+    loom_array *e = loom_exp(y);
+    CHECK_EQ_INT(raw_steps(&e, 1), 1);
+    loom_plan *p = test_plan(&e, 1, true);
+    CHECK(p && count_kernels(p) == 3); /* sin, the launch, exp: not fused */
+    loom__plan_free(p);
+    CHECK(test_compile_plan(&e, 1, true, false) >= 3);
+    loom_array *pz[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_elementwise_kernel_call_many(wsum, (loom_array *[]){test_input(1, (int64_t[]){37}, LOOM_FLOAT32),
+                                                                          test_input(1, (int64_t[]){1000}, LOOM_FLOAT32)},
+                                                   2, pz, 2),
+                 LOOM_OK);
+    CHECK_SHAPE(pz[1], 1, ((int64_t[]){1000}));
+    CHECK_EQ_INT(raw_steps(pz, 2), 1);
+    CHECK(test_compile_plan(pz, 2, true, false) >= 1);
+    for (int dt = 0; dt < LOOM_NUM_DTYPES; dt++) {
+        if (loom__is_complex((loom_dtype)dt))
+            continue;
+        loom_array *x = test_input(2, (int64_t[]){3, 70}, (loom_dtype)dt);
+        loom_array *o[2] = {loom_elementwise_kernel_call(scaled, (loom_array *[]){x, loom_scalar_int(1)}, 2), NULL};
+        CHECK(o[0] && loom_dtype_of(o[0]) == dt);
+        CHECK_EQ_INT(loom_elementwise_kernel_call_many(wsum, (loom_array *[]){x, x}, 2, o, 2), LOOM_OK);
+        CHECK(test_compile_plan(o, 2, true, false) >= 1);
+    }
+    loom_array *yp = loom_elementwise_kernel_call(plain, &a, 1); /* no loop_prep: fused as before */
+    loom_array *ep = loom_exp(yp);
+    CHECK_EQ_INT(raw_steps(&ep, 1), 0);
+    CHECK_EQ_INT(test_compile_plan(&ep, 1, true, false), 1);
+    CHECK_FAILS(loom_elementwise_kernel_call(scaled, (loom_array *[]){test_input(1, (int64_t[]){5}, LOOM_COMPLEX64),
+                                                                      loom_scalar(1)}, 2),
+                "loom_elementwise_kernel_call", "complex values are not supported by kernels with loop_prep");
+    loom_elementwise_kernel_destroy(scaled);
+    loom_elementwise_kernel_destroy(wsum);
+    loom_elementwise_kernel_destroy(plain);
+    loom_clear_error();
+    loom_scope_end();
+}
+
 /* DOT: the user kernel's node is labelled with its name, inside the fused kernel's cluster. */
 static void test_dot(void)
 {
@@ -773,6 +833,7 @@ int main(void)
     test_reduction_kernels();
     test_reduction_without_identity();
     test_reduction_kernels_of_their_own();
+    test_loop_prep();
     test_dot();
     test_raw_kernels();
     test_raw_name_expressions();

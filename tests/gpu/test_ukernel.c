@@ -557,6 +557,53 @@ static void check_multi_output_reductions(void)
     free(val);
 }
 
+/* CuPy's loop_prep and after_loop: a constant of loop_prep used by the body with a weak scalar,
+ * and a raw array summed in loop_prep, the index i and _ind.size() in two outputs; exact
+ * float32 arithmetic (the same operations on the host, integer-valued sums). */
+static void check_loop_prep(void)
+{
+    enum { N = 10000, W = 37 };
+    float *x = malloc(N * sizeof *x), w[W];
+    double *got = malloc(N * sizeof *got), *got2 = malloc(N * sizeof *got2);
+    for (int k = 0; k < W; k++)
+        w[k] = (float)k;
+    loom_elementwise_kernel *scaled = loom_elementwise_kernel_create_ex("T x, T s", "T y", "y = x * scale + s;", "scaled",
+                                                                        NULL, NULL, "const T scale = (T)3;", NULL);
+    loom_elementwise_kernel *wsum = loom_elementwise_kernel_create_ex(
+        "raw T w, T x", "T y, T z", "y = x + total; z = (T)i + (T)_ind.size();", "plus_total", NULL, NULL,
+        "T total = 0; for (long long k = 0; k < w.size(); k++) total += w[k];", "(void)total;");
+    CHECK(scaled && wsum);
+    loom_scope_begin();
+    const int64_t n = N, nw = W;
+    loom_array *a = f32_input(1, &n, x, n);
+    int bad = 0;
+    if (get_f64(loom_elementwise_kernel_call(scaled, (loom_array *[]){a, loom_scalar(0.5)}, 2), got, n))
+        for (int i = 0; i < N; i++) {
+            float r = x[i] * 3.0f;
+            r = r + 0.5f;
+            bad += got[i] != r;
+        }
+    else
+        bad = -1;
+    CHECK_EQ_INT(bad, 0);
+    loom_array *o[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_elementwise_kernel_call_many(wsum, (loom_array *[]){loom_asarray(w, LOOM_FLOAT32, 1, &nw), a}, 2, o, 2),
+                 LOOM_OK);
+    bad = 0;
+    if (get_f64(o[0], got, n) && get_f64(o[1], got2, n))
+        for (int i = 0; i < N; i++)
+            bad += got[i] != (float)(x[i] + 666.0f) || got2[i] != (float)i + (float)N;
+    else
+        bad = -1;
+    CHECK_EQ_INT(bad, 0);
+    loom_scope_end();
+    loom_elementwise_kernel_destroy(scaled);
+    loom_elementwise_kernel_destroy(wsum);
+    free(x);
+    free(got);
+    free(got2);
+}
+
 /* Dynamic shared memory above 48 KiB (64 KiB: each block reverses 16384 floats through it),
  * launched directly and replayed from the plan's graph, and at the exact opt-in limit. */
 static void check_large_shared_memory(void)
@@ -682,6 +729,7 @@ int main(void)
     check_raw_kernels();
     check_reduction_without_identity();
     check_multi_output_reductions();
+    check_loop_prep();
     check_large_shared_memory();
     check_name_expressions();
     CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
