@@ -5,6 +5,8 @@
 
 #include "internal.h"
 
+#include <stdio.h>
+
 /* One parameter of a parameter list: "raw T name" or "float32 name". */
 typedef struct loom__uparam {
     char *name;
@@ -82,6 +84,18 @@ loom__ucall *loom__ucall_new(const char *fn, loom_elementwise_kernel *k, const i
  * nouts arrays to outs (scoped). LOOM_OK or the error under fn. */
 int loom__ukernel_own_call(const char *fn, const loom__ucall *c, loom_array *const *args,
                            int ndim, const int64_t *shape, loom_array **outs, int nouts);
+/* For kernels of their own (graph/ukernel_own.c, graph/ukernel_reduce_own.c): writes the
+ * head of the source of kernel k with dtypes types (the includes, namespace ns opened, the
+ * placeholders' typedefs, the preamble); by_value[p]: input p is a scalar of dtype
+ * scalar_dt[p]. Complex dtypes are refused ("... not supported by a <what>"). 0 or -1. */
+int loom__own_prologue(const char *fn, FILE *f, const loom_elementwise_kernel *k,
+                       const int8_t *types, const bool *by_value, const int8_t *scalar_dt,
+                       const char *what, const char *ns);
+/* Records a launch of source's kernel kname on args with blocks (clamped to 1..65535: the
+ * kernels stride their work) of block threads; outs receive the nouts outputs. 0 or -1. */
+int loom__own_launch(const char *fn, const char *source, const char *kname, const char *options,
+                     int64_t blocks, int block, loom_array *const *args, int nargs,
+                     const int *out_args, int nouts, loom_array **outs);
 /* The UKERNEL node of output `out` of call c on args (k->nin inputs), unscoped: the caller
  * owns it. Non-raw arrays are broadcast to shape in the caller's scope. */
 loom_array *loom__ukernel_record(const char *fn, loom__ucall *c, loom_array *const *args,

@@ -12,6 +12,53 @@
 
 #define BLOCK 256
 
+int loom__own_prologue(const char *fn, FILE *f, const loom_elementwise_kernel *k,
+                       const int8_t *types, const bool *by_value, const int8_t *scalar_dt,
+                       const char *what, const char *ns)
+{
+    const int n = k->nin + k->nout;
+    bool half = false, bf16 = false;
+    for (int p = 0; p < n; p++) {
+        if (!loom__uparam_c_type(types[p]) || (p < k->nin && by_value[p] && !loom__uparam_c_type(scalar_dt[p]))) {
+            loom__error(LOOM_ERR_UNSUPPORTED, fn, "parameter \"%s\": complex values are not supported by a %s",
+                        k->params[p].name, what);
+            return -1;
+        }
+        half |= types[p] == LOOM_FLOAT16;
+        bf16 |= types[p] == LOOM_BFLOAT16;
+    }
+    fprintf(f, "// %s \"%s\"\n#include \"loom_user.cuh\"\n", what, k->name);
+    if (half)
+        fprintf(f, "#include <cuda_fp16.h>\n");
+    if (bf16)
+        fprintf(f, "#include <cuda_bf16.h>\n");
+    fprintf(f, "namespace %s {\n", ns);
+    for (int p = 0; p < n; p++) { /* placeholders: each letter once */
+        const loom__uparam *q = &k->params[p];
+        bool seen = q->dtype != LOOM_NO_DTYPE;
+        for (int r = 0; r < p && !seen; r++)
+            seen = k->params[r].dtype == LOOM_NO_DTYPE && k->params[r].placeholder == q->placeholder;
+        if (!seen)
+            fprintf(f, "typedef %s %c;\n", loom__uparam_c_type(types[p]), q->placeholder);
+    }
+    fprintf(f, "%s\n", k->preamble);
+    return 0;
+}
+
+int loom__own_launch(const char *fn, const char *source, const char *kname, const char *options,
+                     int64_t blocks, int block, loom_array *const *args, int nargs,
+                     const int *out_args, int nouts, loom_array **outs)
+{
+    loom_raw_kernel *rk = loom__raw_kernel_new(fn, source, kname, options);
+    if (!rk)
+        return -1;
+    const unsigned grid = (unsigned)(blocks < 1 ? 1 : blocks > 65535 ? 65535 : blocks); /* grid-stride */
+    int rc = loom_raw_kernel_call(rk, (unsigned[]){grid, 1, 1}, (unsigned[]){(unsigned)block, 1, 1}, 0, args,
+                                  nargs, out_args, nouts, outs);
+    loom__raw_kernel_release(rk);
+    return rc == LOOM_OK ? 0 : -1;
+}
+
 /* The source of call c to f; by_value[p]: input p is a scalar of dtype scalar_dt[p]. 0 or -1
  * with the error under fn. */
 static int write_source(const char *fn, const loom__ucall *c, const bool *by_value,
@@ -19,32 +66,10 @@ static int write_source(const char *fn, const loom__ucall *c, const bool *by_val
 {
     const loom_elementwise_kernel *k = c->kernel;
     const int n = k->nin + k->nout;
-    bool half = false, bf16 = false;
-    for (int p = 0; p < n; p++) {
-        if (!loom__uparam_c_type(c->types[p]) || (p < k->nin && by_value[p] && !loom__uparam_c_type(scalar_dt[p]))) {
-            loom__error(LOOM_ERR_UNSUPPORTED, fn,
-                        "parameter \"%s\": complex values are not supported by kernels with loop_prep or after_loop",
-                        k->params[p].name);
-            return -1;
-        }
-        half |= c->types[p] == LOOM_FLOAT16;
-        bf16 |= c->types[p] == LOOM_BFLOAT16;
-    }
-    fprintf(f, "// elementwise kernel \"%s\" (loop_prep, after_loop)\n#include \"loom_user.cuh\"\n", k->name);
-    if (half)
-        fprintf(f, "#include <cuda_fp16.h>\n");
-    if (bf16)
-        fprintf(f, "#include <cuda_bf16.h>\n");
-    fprintf(f, "namespace loom_ek {\n");
-    for (int p = 0; p < n; p++) { /* placeholders: each letter once */
-        const loom__uparam *q = &k->params[p];
-        bool seen = q->dtype != LOOM_NO_DTYPE;
-        for (int r = 0; r < p && !seen; r++)
-            seen = k->params[r].dtype == LOOM_NO_DTYPE && k->params[r].placeholder == q->placeholder;
-        if (!seen)
-            fprintf(f, "typedef %s %c;\n", loom__uparam_c_type(c->types[p]), q->placeholder);
-    }
-    fprintf(f, "%s\n} // namespace loom_ek\n", k->preamble);
+    if (loom__own_prologue(fn, f, k, c->types, by_value, scalar_dt, "kernel with loop_prep or after_loop",
+                           "loom_ek"))
+        return -1;
+    fprintf(f, "} // namespace loom_ek\n");
     fprintf(f, "extern \"C\" __global__ void %s(", kname);
     for (int p = 0; p < k->nin; p++) {
         const char *t = loom__uparam_c_type(c->types[p]);
@@ -134,15 +159,11 @@ static int record(const char *fn, const loom__ucall *c, loom_array *const *args,
         rc = -1;
     if (!f)
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
-    loom_raw_kernel *rk = rc ? NULL : loom__raw_kernel_new(fn, src, kname, k->options);
+    if (!rc)
+        rc = loom__own_launch(fn, src, kname, k->options, (n + BLOCK - 1) / BLOCK, BLOCK, in, nargs, out_args,
+                              k->nout, outs);
     free(src);
-    if (!rk)
-        return -1;
-    const int64_t want = (n + BLOCK - 1) / BLOCK, blocks = want < 1 ? 1 : want > 65535 ? 65535 : want;
-    rc = loom_raw_kernel_call(rk, (unsigned[]){(unsigned)blocks, 1, 1}, (unsigned[]){BLOCK, 1, 1}, 0, in, nargs,
-                              out_args, k->nout, outs);
-    loom__raw_kernel_release(rk);
-    return rc == LOOM_OK ? 0 : -1;
+    return rc;
 }
 
 int loom__ukernel_own_call(const char *fn, const loom__ucall *c, loom_array *const *args,

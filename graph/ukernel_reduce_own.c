@@ -82,32 +82,9 @@ static int write_source(const char *fn, const loom_reduction_kernel *k, const lo
     const loom_elementwise_kernel *s = k->sig;
     const loom__ureduce_own *o = k->own;
     const int n = s->nin + s->nout;
-    bool half = false, bf16 = false;
-    for (int p = 0; p < n; p++) {
-        if (!loom__uparam_c_type(c->types[p]) || (p < s->nin && weak[p] && !loom__uparam_c_type(scalar_dt[p]))) {
-            loom__error(LOOM_ERR_UNSUPPORTED, fn,
-                        "parameter \"%s\": complex values are not supported by reduction kernels of their own",
-                        s->params[p].name);
-            return -1;
-        }
-        half |= c->types[p] == LOOM_FLOAT16;
-        bf16 |= c->types[p] == LOOM_BFLOAT16;
-    }
-    fprintf(f, "// reduction kernel \"%s\"\n", s->name);
-    if (half)
-        fprintf(f, "#include <cuda_fp16.h>\n");
-    if (bf16)
-        fprintf(f, "#include <cuda_bf16.h>\n");
-    fprintf(f, "namespace loom_ur {\n");
-    for (int p = 0; p < n; p++) { /* placeholders: each letter once */
-        const loom__uparam *q = &s->params[p];
-        bool seen = q->dtype != LOOM_NO_DTYPE;
-        for (int r = 0; r < p && !seen; r++)
-            seen = s->params[r].dtype == LOOM_NO_DTYPE && s->params[r].placeholder == q->placeholder;
-        if (!seen)
-            fprintf(f, "typedef %s %c;\n", loom__uparam_c_type(c->types[p]), q->placeholder);
-    }
-    fprintf(f, "%s\ntypedef %s _type_reduce;\n", s->preamble, o->reduce_type);
+    if (loom__own_prologue(fn, f, s, c->types, weak, scalar_dt, "reduction kernel", "loom_ur"))
+        return -1;
+    fprintf(f, "typedef %s _type_reduce;\n", o->reduce_type);
     fprintf(f, "__device__ __forceinline__ _type_reduce loom_map(");
     for (int p = 0; p < s->nin; p++)
         fprintf(f, "const %s %s, ", loom__uparam_c_type(c->types[p]), s->params[p].name);
@@ -230,17 +207,13 @@ static int record(const char *fn, loom_reduction_kernel *k, const loom__ucall *c
     int rc = f ? write_source(fn, k, c, weak, scalar_dt, kname, f) : -1;
     if (f && fclose(f))
         rc = -1;
-    if (rc && !f)
+    if (!f)
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
-    loom_raw_kernel *rk = rc ? NULL : loom__raw_kernel_new(fn, src, kname, s->options);
+    if (!rc)
+        rc = loom__own_launch(fn, src, kname, s->options, K, BLOCK, in, s->nin + s->nout + 2, out_args,
+                              s->nout, outs);
     free(src);
-    if (!rk)
-        return -1;
-    const int64_t blocks = K < 1 ? 1 : K > 65535 ? 65535 : K;
-    rc = loom_raw_kernel_call(rk, (unsigned[]){(unsigned)blocks, 1, 1}, (unsigned[]){BLOCK, 1, 1}, 0, in,
-                              s->nin + s->nout + 2, out_args, s->nout, outs);
-    loom__raw_kernel_release(rk);
-    return rc == LOOM_OK ? 0 : -1;
+    return rc;
 }
 
 int loom__ureduce_own_call(const char *fn, loom_reduction_kernel *k, loom_array *const *args,

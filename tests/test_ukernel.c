@@ -3,6 +3,7 @@
  * (tests/data/ukernel_dtypes.txt, tools/gen_ukernel_cases.py), every CuPy error, result dtypes
  * and shapes, fusion decisions counted from plans, and NVRTC compiles of the generated source. */
 #include "check.h"
+#include "ukernel_cases.h"
 #include "inputs.h"
 #include "plans.h"
 #include "fuser/walk.h"
@@ -495,23 +496,7 @@ static void test_reduction_without_identity(void)
     loom_scope_end();
 }
 
-/* CuPy's argmax-and-max in one pass (cupy#1924): a struct reduce type of the preamble, _J, two
- * outputs. Such kernels are launches of their own (one raw kernel step of a generated
- * source), which NVRTC compiles; their errors are CuPy's and NumPy's. */
-#define MIN_MAX_PREAMBLE                                                                           \
-    "struct min_max_st {\n"                                                                        \
-    "    T value;\n"                                                                               \
-    "    int index;\n"                                                                             \
-    "    __device__ min_max_st() : index(-1) { }\n"                                                \
-    "    __device__ min_max_st(T v, int i) : value(v), index(i) { }\n"                             \
-    "};\n"                                                                                         \
-    "__device__ min_max_st my_argmax(const min_max_st &a, const min_max_st &b) {\n"                \
-    "    if (a.index == -1) return b;\n"                                                           \
-    "    if (b.index == -1) return a;\n"                                                           \
-    "    if (a.value == b.value) return a.index < b.index ? a : b;\n"                              \
-    "    return a.value > b.value ? a : b;\n"                                                      \
-    "}\n"
-
+/* The raw kernel steps of the plan of arrays. */
 static int raw_steps(loom_array *const *arrays, int n)
 {
     loom_plan *p = test_plan(arrays, n, true);
@@ -522,6 +507,9 @@ static int raw_steps(loom_array *const *arrays, int n)
     return raw;
 }
 
+/* CuPy's argmax-and-max in one pass (cupy#1924): a struct reduce type of the preamble, _J, two
+ * outputs. Such kernels are launches of their own (one raw kernel step of a generated
+ * source), which NVRTC compiles; their errors are CuPy's and NumPy's. */
 static void test_reduction_kernels_of_their_own(void)
 {
     static const char mfn[] = "loom_reduction_kernel_call_many";
@@ -643,7 +631,7 @@ static void test_loop_prep(void)
     CHECK_EQ_INT(test_compile_plan(&ep, 1, true, false), 1);
     CHECK_FAILS(loom_elementwise_kernel_call(scaled, (loom_array *[]){test_input(1, (int64_t[]){5}, LOOM_COMPLEX64),
                                                                       loom_scalar(1)}, 2),
-                "loom_elementwise_kernel_call", "complex values are not supported by kernels with loop_prep");
+                "loom_elementwise_kernel_call", "complex values are not supported by a kernel with loop_prep");
     loom_elementwise_kernel_destroy(scaled);
     loom_elementwise_kernel_destroy(wsum);
     loom_elementwise_kernel_destroy(plain);

@@ -8,6 +8,7 @@
  * l2norm fused into one launch, a double reduce type, the identity on an empty axis. Raw
  * kernels: the seeds' grid-stride copy and naive matmul, graph replay, a refused launch. */
 #include "check.h"
+#include "ukernel_cases.h"
 #include "exec/exec.h"
 
 #include <math.h>
@@ -492,20 +493,6 @@ static void check_reduction_without_identity(void)
  * rows and columns of float32 data with ties (values rounded to 1/8), against NumPy's argmax
  * (the first index of the maximum) and max computed on the host; two sums of a scaled input
  * (an identity and a weak scalar) over every axis, within float32's summation bound. */
-#define MIN_MAX_PREAMBLE                                                                           \
-    "struct min_max_st {\n"                                                                        \
-    "    T value;\n"                                                                               \
-    "    int index;\n"                                                                             \
-    "    __device__ min_max_st() : index(-1) { }\n"                                                \
-    "    __device__ min_max_st(T v, int i) : value(v), index(i) { }\n"                             \
-    "};\n"                                                                                         \
-    "__device__ min_max_st my_argmax(const min_max_st &a, const min_max_st &b) {\n"                \
-    "    if (a.index == -1) return b;\n"                                                           \
-    "    if (b.index == -1) return a;\n"                                                           \
-    "    if (a.value == b.value) return a.index < b.index ? a : b;\n"                              \
-    "    return a.value > b.value ? a : b;\n"                                                      \
-    "}\n"
-
 static void check_multi_output_reductions(void)
 {
     enum { R = 300, C = 1037 };
