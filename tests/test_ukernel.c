@@ -554,7 +554,18 @@ static void test_reduction_kernels_of_their_own(void)
                      LOOM_OK);
         CHECK(test_compile_plan(o, 2, true, false) >= 1);
     }
+    /* call_many of a fused one-output kernel is loom_reduction_kernel_call */
+    loom_reduction_kernel *l2 = loom_reduction_kernel_create("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm",
+                                                             NULL, NULL, NULL);
+    loom_array *n1 = NULL;
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(l2, &x, 1, (int[]){1}, 1, true, &n1, 1), LOOM_OK);
+    CHECK_SHAPE(n1, 2, ((int64_t[]){300, 1}));
+    CHECK_EQ_INT(raw_steps(&n1, 1), 0);
+    CHECK_EQ_INT(test_compile_plan(&n1, 1, true, false), 1);
+    loom_reduction_kernel_destroy(l2);
     /* errors */
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(NULL, &x, 1, NULL, 0, false, outs, 2), LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "loom_reduction_kernel_call_many: kernel is NULL") && !outs[0] && !outs[1]);
     CHECK_FAILS(loom_reduction_kernel_call(am, &x, 1, NULL, 0, false), "loom_reduction_kernel_call",
                 "kernel \"argmax_max\" has 2 outputs: call it with loom_reduction_kernel_call_many");
     loom_array *one = NULL;
