@@ -8,6 +8,8 @@
 static int opt_in_shared_memory(const char *fn, const loom_step *s, const loom__kernel *kernel)
 {
     const loom_kernel *k = &s->kernel;
+    if (k->shared_mem == 0) /* every generated kernel */
+        return LOOM_OK;
     const loom__device_props *props = loom__device_props_get(fn, s->device);
     if (!props)
         return loom_last_error_code();
