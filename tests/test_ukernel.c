@@ -531,6 +531,11 @@ static void test_reduction_kernels_of_their_own(void)
     CHECK_SHAPE(outs[0], 1, ((int64_t[]){300}));
     CHECK_SHAPE(outs[1], 1, ((int64_t[]){300}));
     CHECK_EQ_INT(raw_steps(outs, 2), 1); /* both outputs come from one launch */
+    loom_plan *p = test_plan(outs, 2, true);
+    const loom_kernel *launch = p && p->nsteps ? &p->steps[p->nsteps - 1].kernel : NULL;
+    CHECK(launch && launch->kind == LOOM_KERNEL_RAW && strcmp(launch->name, "loom_ur_argmax_max") == 0 &&
+          strstr(launch->summary, "argmax_max")); /* logs and DOT name the user's kernel */
+    loom__plan_free(p);
     CHECK(test_compile_plan(outs, 2, true, false) >= 1);
     loom_array *cols[2] = {NULL, NULL};
     CHECK_EQ_INT(loom_reduction_kernel_call_many(am, (loom_array *[]){loom_sin(x)}, 1, (int[]){0}, 1, true, cols, 2),
