@@ -461,6 +461,18 @@ static void check_reduction_without_identity(void)
     else
         bad = -1;
     CHECK_EQ_INT(bad, 0);
+    /* joined with a built-in max over the same rows (one kernel, two kinds of accumulator) */
+    bad = 0;
+    const uint64_t nl = launches(
+        loom_add(loom_reduction_kernel_call(mx, &a, 1, (int[]){1}, 1, false), loom_amax(a, (int[]){1}, 1, false)), got, R);
+    CHECK_EQ_INT(nl, 1);
+    for (int r = 0; r < R; r++) {
+        float ref = x[r * C];
+        for (int c = 1; c < C; c++)
+            ref = x[r * C + c] > ref ? x[r * C + c] : ref;
+        bad += got[r] != 2.0 * ref;
+    }
+    CHECK_EQ_INT(bad, 0);
     bad = 0;
     if (get_f64(loom_reduction_kernel_call(mx, &ai, 1, (int[]){0}, 1, false), got, C))
         for (int c = 0; c < C; c++) {
