@@ -819,6 +819,15 @@ static void test_raw_name_expressions(void)
     CHECK_EQ_INT(found, 2);
     loom__plan_free(p);
     CHECK(test_compile_plan(both, 2, true, false) >= 3); /* sin, copies, both launches compile */
+    /* DOT names the launch by its expression, in a plain string label */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(f && loom_dump_dot(f, &yf, 1) == LOOM_OK);
+    if (f)
+        fclose(f);
+    CHECK(buf && strstr(buf, "scale_by<float, 2>"));
+    free(buf);
     loom_raw_kernel_destroy(kf);
     loom_raw_kernel_destroy(ki);
     loom_clear_error();
