@@ -182,7 +182,8 @@ typedef struct loom__header {
  * cache evicts it (after capacity other kernels were inserted) or loom__kcache_clear_kernels
  * (tests). */
 typedef struct loom__kernel {
-    const char *name;
+    const char *name;   /* a C identifier or a name expression (loom__compile_to_cubin_symbol) */
+    const char *symbol; /* the CUBIN's name of the kernel: name, or its lowered name */
     char arch[16];
     const void *cubin;
     size_t cubin_size;
@@ -197,6 +198,14 @@ typedef struct loom__kernel {
 int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
                            const loom__header *headers, int nheaders, const char *arch,
                            const char *extra_options, void **cubin, size_t *cubin_size);
+/* loom__compile_to_cubin, where a name that is not a C identifier is a name expression
+ * (CuPy's name_expressions: "scale<float, 4>", "ns::kernel"): NVRTC instantiates it and
+ * *symbol (malloc'd) receives its lowered name, the CUBIN's symbol; for a C identifier
+ * *symbol is a copy of name. */
+int loom__compile_to_cubin_symbol(const char *fn, const char *name, const char *source,
+                                  const loom__header *headers, int nheaders, const char *arch,
+                                  const char *extra_options, void **cubin, size_t *cubin_size,
+                                  char **symbol);
 /* Compiles a device function with NVRTC to LTO-IR for arch (-dlto -rdc=true, the same fixed
  * options, no headers), for cuFFT's JIT callbacks; name names the program. *ltoir is malloc'd.
  * Needs no GPU. Returns 0 or the error recorded under fn. */

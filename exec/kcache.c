@@ -24,13 +24,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEY_FORMAT "loom kernel cache key v2"
+/* v3: the cached payload is the kernel's CUBIN symbol, a NUL, then the CUBIN. */
+#define KEY_FORMAT "loom kernel cache key v3"
 
 typedef struct entry {
     loom__kernel k; /* first: callers get &entry->k */
     uint64_t hash;
     char *key;
     size_t key_len;
+    char *payload;         /* the cached bytes: k.symbol, its NUL, then k.cubin */
     cudaLibrary_t library; /* NULL until loaded */
     int holds;             /* cached plans using the kernel: never evicted while > 0 */
     uint64_t last_use;     /* the use clock when last looked up, for LRU eviction */
@@ -184,7 +186,7 @@ static void entry_free(entry *e)
     if (e->library && cudaLibraryUnload(e->library) != cudaSuccess)
         cudaGetLastError();
     free((void *)e->k.name);
-    free((void *)e->k.cubin);
+    free(e->payload);
     free(e->key);
     free(e);
 }
@@ -234,6 +236,31 @@ void loom__kcache_clear_kernels(void)
 
 /* ---- lookups ---- */
 
+/* Compiles the kernel into a cache payload (malloc'd): its CUBIN symbol, a NUL, its CUBIN. */
+static char *compile(const char *fn, const char *name, const char *source,
+                     const loom__header *headers, int nheaders, const char *arch,
+                     const char *extra_options, size_t *size)
+{
+    void *cubin;
+    size_t cubin_size;
+    char *symbol;
+    if (loom__compile_to_cubin_symbol(fn, name, source, headers, nheaders, arch, extra_options,
+                                      &cubin, &cubin_size, &symbol) != 0)
+        return NULL;
+    const size_t symbol_size = strlen(symbol) + 1;
+    char *payload = malloc(symbol_size + cubin_size);
+    if (payload) {
+        memcpy(payload, symbol, symbol_size);
+        memcpy(payload + symbol_size, cubin, cubin_size);
+        *size = symbol_size + cubin_size;
+    } else {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+    }
+    free(symbol);
+    free(cubin);
+    return payload;
+}
+
 /* The entry for the kernel through memory, disk and NVRTC; with hold, one hold is taken under
  * the same lock that found or inserted it, so eviction can never take it in between. */
 static entry *lookup(const char *fn, const char *name, const char *source,
@@ -264,18 +291,21 @@ static entry *lookup(const char *fn, const char *name, const char *source,
         return e;
     }
 
-    void *cubin;
+    void *payload;
     size_t size;
-    if (loom__disk_cache_read(key, len, hash, &cubin, &size)) {
+    bool hit = loom__disk_cache_read(key, len, hash, &payload, &size);
+    if (hit && !memchr(payload, 0, size)) { /* not a payload of this format: compile again */
+        free(payload);
+        hit = false;
+    }
+    if (hit) {
         loom__stat_add(LOOM__STAT_DISK_CACHE_HITS, 1);
-        LOOM__LOG("kernel %s for %s loaded from the disk cache (%zu bytes of CUBIN)", name,
-                  arch, size);
-    } else if (loom__compile_to_cubin(fn, name, source, headers, nheaders, arch, extra_options,
-                                      &cubin, &size) == 0) {
-        loom__disk_cache_write(key, len, hash, cubin, size);
-    } else {
+        LOOM__LOG("kernel %s for %s loaded from the disk cache (%zu bytes)", name, arch, size);
+    } else if (!(payload = compile(fn, name, source, headers, nheaders, arch, extra_options, &size))) {
         free(key);
         return NULL;
+    } else {
+        loom__disk_cache_write(key, len, hash, payload, size);
     }
 
     e = calloc(1, sizeof *e);
@@ -283,15 +313,18 @@ static entry *lookup(const char *fn, const char *name, const char *source,
     if (!e || !name_copy) {
         free(e);
         free(name_copy);
-        free(cubin);
+        free(payload);
         free(key);
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;
     }
     e->k.name = name_copy;
     snprintf(e->k.arch, sizeof e->k.arch, "%s", arch);
-    e->k.cubin = cubin;
-    e->k.cubin_size = size;
+    e->payload = payload;
+    e->k.symbol = payload;
+    const size_t symbol_size = strlen(payload) + 1;
+    e->k.cubin = (char *)payload + symbol_size;
+    e->k.cubin_size = size - symbol_size;
     e->hash = hash;
     e->key = key;
     e->key_len = len;
@@ -347,7 +380,7 @@ static int load(const char *fn, entry *e)
     if (loom__cuda_check(cudaLibraryLoadData(&lib, e->k.cubin, NULL, NULL, 0, NULL, NULL, 0), fn,
                          "cudaLibraryLoadData") != 0)
         return -1;
-    cudaError_t ge = cudaLibraryGetKernel(&kernel, lib, e->k.name);
+    cudaError_t ge = cudaLibraryGetKernel(&kernel, lib, e->k.symbol);
     if (ge != cudaSuccess) {
         cudaGetLastError();
         cudaLibraryUnload(lib);

@@ -105,6 +105,16 @@ static bool write_failed_source(const char *name, const char *source, const char
 }
 
 
+/* The file name part for kernel name: itself, or for a name expression ("scale<float, 4>")
+ * its letters, digits and underscores, each other character an underscore. */
+static void file_name(const char *name, char out[256])
+{
+    size_t n = 0;
+    for (; name[n] && n < 255; n++)
+        out[n] = isalnum((unsigned char)name[n]) || name[n] == '_' ? name[n] : '_';
+    out[n] = '\0';
+}
+
 /* Compiles source with the fixed options, arch and extra_options into *out (the caller
  * destroys it), with the time it took and NVRTC's log (malloc'd, may be NULL). Returns 0 or the
  * error recorded under fn. */
@@ -115,8 +125,8 @@ static int compile_program(const char *fn, const char *name, const char *source,
 {
     *out = NULL;
     *log_out = NULL;
-    if (!loom__is_identifier(name)) {
-        loom__error(LOOM_ERR_INVALID, fn, "kernel name \"%s\" is not a C identifier",
+    if (!name || !*name || strlen(name) > 255) {
+        loom__error(LOOM_ERR_INVALID, fn, "kernel name \"%.255s\" is empty or longer than 255 characters",
                     name ? name : "(null)");
         return LOOM_ERR_INVALID;
     }
@@ -154,11 +164,15 @@ static int compile_program(const char *fn, const char *name, const char *source,
         hname[i] = headers[i].name;
     }
 
-    char progname[300];
-    snprintf(progname, sizeof progname, "%s.cu", name);
+    char file[256], progname[300];
+    file_name(name, file);
+    snprintf(progname, sizeof progname, "%s.cu", file);
     nvrtcResult r = nvrtcCreateProgram(&prog, source, progname, nheaders, hsrc, hname);
-    if (r != NVRTC_SUCCESS) {
+    if (r != NVRTC_SUCCESS)
         prog = NULL;
+    else if (!loom__is_identifier(name)) /* CuPy's name_expressions: a templated kernel */
+        r = nvrtcAddNameExpression(prog, name);
+    if (r != NVRTC_SUCCESS) {
         err = r == NVRTC_ERROR_OUT_OF_MEMORY ? LOOM_ERR_OOM : LOOM_ERR_COMPILE;
         loom__error(err, fn, "NVRTC could not take kernel %s: %s", name, nvrtcGetErrorString(r));
         goto out;
@@ -175,7 +189,7 @@ static int compile_program(const char *fn, const char *name, const char *source,
         err = r == NVRTC_ERROR_OUT_OF_MEMORY ? LOOM_ERR_OOM : LOOM_ERR_COMPILE;
         char path[600];
         const char *why = log && *log ? log : nvrtcGetErrorString(r);
-        if (write_failed_source(name, source, why, path, sizeof path))
+        if (write_failed_source(file, source, why, path, sizeof path))
             loom__error(err, fn, "NVRTC failed to compile kernel %s: %.3000s\n(source and full log in %s)",
                         name, why, path);
         else
@@ -231,12 +245,43 @@ static int program_output(const char *fn, const char *name, const char *arch, nv
     return 0;
 }
 
+/* The symbol the compiled program gives name: name itself, or a name expression's lowered
+ * (mangled) name, malloc'd into *symbol. */
+static int lowered_name(const char *fn, const char *name, nvrtcProgram prog, char **symbol)
+{
+    const char *lowered = name;
+    nvrtcResult r = loom__is_identifier(name) ? NVRTC_SUCCESS : nvrtcGetLoweredName(prog, name, &lowered);
+    if (r != NVRTC_SUCCESS) {
+        loom__error(LOOM_ERR_COMPILE, fn, "NVRTC has no lowered name for the name expression %s: %s",
+                    name, nvrtcGetErrorString(r));
+        return LOOM_ERR_COMPILE;
+    }
+    if (!(*symbol = strdup(lowered))) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return LOOM_ERR_OOM;
+    }
+    return 0;
+}
+
 int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
                            const loom__header *headers, int nheaders, const char *arch,
                            const char *extra_options, void **cubin, size_t *cubin_size)
 {
+    char *symbol = NULL;
+    int err = loom__compile_to_cubin_symbol(fn, name, source, headers, nheaders, arch,
+                                            extra_options, cubin, cubin_size, &symbol);
+    free(symbol);
+    return err;
+}
+
+int loom__compile_to_cubin_symbol(const char *fn, const char *name, const char *source,
+                                  const loom__header *headers, int nheaders, const char *arch,
+                                  const char *extra_options, void **cubin, size_t *cubin_size,
+                                  char **symbol)
+{
     *cubin = NULL;
     *cubin_size = 0;
+    *symbol = NULL;
     nvrtcProgram prog;
     double ms;
     char *log;
@@ -244,8 +289,14 @@ int loom__compile_to_cubin(const char *fn, const char *name, const char *source,
                               &ms, &log);
     if (err)
         return err;
-    err = program_output(fn, name, arch, prog, false, cubin, cubin_size);
+    err = lowered_name(fn, name, prog, symbol);
+    if (!err)
+        err = program_output(fn, name, arch, prog, false, cubin, cubin_size);
     nvrtcDestroyProgram(&prog);
+    if (err) {
+        free(*symbol);
+        *symbol = NULL;
+    }
     if (err == 0) {
         loom__stat_add(LOOM__STAT_KERNELS_COMPILED, 1);
         LOOM__LOG("compiled kernel %s for %s in %.1f ms (%zu bytes of CUBIN)", name, arch, ms,

@@ -1,6 +1,43 @@
 /* The runner of generated-kernel steps: compile through the caches, grid, arguments. */
 #include "steps.h"
 
+/* Dynamic shared memory above the default 48 KiB must be allowed, per kernel and device,
+ * before a launch (or a CUDA Graph holding it). The kernel is allowed all the device has, so
+ * that plans launching it with different sizes never undo one another; a size above that is
+ * refused here, with the limit, rather than as CUDA's bare "invalid argument" at the launch. */
+static int opt_in_shared_memory(const char *fn, const loom_step *s, const loom__kernel *kernel)
+{
+    const loom_kernel *k = &s->kernel;
+    if (k->shared_mem == 0) /* every generated kernel */
+        return LOOM_OK;
+    const loom__device_props *props = loom__device_props_get(fn, s->device);
+    if (!props)
+        return loom_last_error_code();
+    if (k->shared_mem <= props->smem_per_block)
+        return LOOM_OK;
+    int prev, rc;
+    if ((rc = loom__device_push(fn, s->device, &prev)) != 0)
+        return rc;
+    struct cudaFuncAttributes attr;
+    rc = loom__cuda_check(cudaFuncGetAttributes(&attr, kernel->handle), fn, "cudaFuncGetAttributes");
+    const size_t most = props->smem_per_block_optin - (rc ? 0 : attr.sharedSizeBytes);
+    if (!rc && k->shared_mem > most) {
+        loom__error(LOOM_ERR_INVALID, fn,
+                    "kernel %s asks for %u bytes of dynamic shared memory: device %d (%s) allows "
+                    "at most %zu per block (%zu, less %zu of static shared memory)",
+                    k->name, k->shared_mem, s->device, props->name, most,
+                    props->smem_per_block_optin, (size_t)attr.sharedSizeBytes);
+        rc = LOOM_ERR_INVALID;
+    } else if (!rc && (size_t)attr.maxDynamicSharedSizeBytes < most) {
+        rc = loom__cuda_check(cudaKernelSetAttributeForDevice((cudaKernel_t)kernel->handle,
+                                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                              (int)most, s->device),
+                              fn, "cudaKernelSetAttributeForDevice(MaxDynamicSharedMemorySize)");
+    }
+    loom__device_pop(prev);
+    return rc;
+}
+
 int loom__kernel_step_prepare(const char *fn, const loom_step *s, loom__step_state *r)
 {
     const loom_kernel *k = &s->kernel;
@@ -9,7 +46,9 @@ int loom__kernel_step_prepare(const char *fn, const loom_step *s, loom__step_sta
     int nh;
     const loom__header *h = loom__device_headers(&nh);
     r->kernel = loom__kernel_get_held(fn, k->name, k->source, h, nh, k->options);
-    return r->kernel ? LOOM_OK : loom_last_error_code();
+    if (!r->kernel)
+        return loom_last_error_code();
+    return opt_in_shared_memory(fn, s, r->kernel);
 }
 
 dim3 loom__kernel_grid(const loom_kernel *k, const loom__device_props *props)

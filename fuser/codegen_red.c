@@ -231,12 +231,20 @@ static bool is_arg(int op)
            op == LOOM_OP_NANARGMIN;
 }
 
+/* A user reduction without an identity: its accumulator is a loom_maybe. */
+static bool is_maybe(const loom_array *a)
+{
+    return !loom__ureduce_has_identity(a);
+}
+
 /* The accumulator's C++ type. */
 static void acc_type(const rctx *c, int i, char *buf, size_t n)
 {
     const loom_array *a = c->w->v[i].node;
     if (is_arg(a->op))
         snprintf(buf, n, "loom_argacc<%s>", loom__ctype(a->inputs[0]->dtype));
+    else if (is_maybe(a))
+        snprintf(buf, n, "loom_maybe<%s>", loom__ctype(a->cdtype));
     else if (a->op == LOOM_OP_ANY || a->op == LOOM_OP_ALL)
         snprintf(buf, n, "lt_bool");
     else
@@ -248,6 +256,8 @@ static size_t acc_bytes(const rctx *c, int i)
     const loom_array *a = c->w->v[i].node;
     if (a->op == LOOM_OP_ANY || a->op == LOOM_OP_ALL)
         return 1;
+    if (is_maybe(a)) /* the value, then an int: at most 16 bytes of padding */
+        return (loom_dtype_size((loom_dtype)a->cdtype) + 8 + 15) / 16 * 16;
     if (!is_arg(a->op))
         return loom_dtype_size((loom_dtype)a->cdtype);
     size_t vs = loom_dtype_size((loom_dtype)a->inputs[0]->dtype);
@@ -384,6 +394,8 @@ static void emit_w_upto(rctx *c, loom_strbuf *sb, int s, const char *indent)
                 r++;
             if (is_arg(a->op))
                 loom__sb_printf(sb, "loom_cast<%s>(acc%d.i)", t, r);
+            else if (is_maybe(a))
+                loom__sb_printf(sb, "loom_cast<%s>(acc%d.v)", t, r);
             else
                 loom__sb_printf(sb, "loom_cast<%s>(acc%d)", t, r);
         } else {
@@ -455,6 +467,9 @@ static void emit_stage_body(rctx *c, loom_strbuf *sb, const geometry *g, int s, 
         if (is_arg(a->op))
             loom__sb_printf(sb, "            { F%d::A v; v.v = %s; v.i = (long long)%s; acc%d = F%d()(acc%d, v); }\n",
                             r, e, rvar, r, r, r);
+        else if (is_maybe(a))
+            loom__sb_printf(sb, "            { F%d::A v; v.v = loom_cast<F%d::T>(%s); v.has = 1; acc%d = F%d()(acc%d, v); }\n",
+                            r, r, e, r, r, r);
         else
             loom__sb_printf(sb, "            acc%d = F%d()(acc%d, loom_cast<F%d::A>(%s));\n", r, r, r, r, e);
     }

@@ -65,6 +65,9 @@ void loom__needs_add_ukernel(loom_needs *n, const loom_array *a);
 void loom__ureduce_functor(const loom_array *a, char *body, size_t nbody, char *identity,
                            size_t nidentity);
 /* Computed by a kernel of its own: raw inputs, the index in the body, or options. */
+/* Whether a reduction has an identity: every op but an UREDUCE node of a reduction kernel
+ * created without one, whose accumulator is then a loom_maybe of the reduce type. */
+bool loom__ureduce_has_identity(const loom_array *a);
 bool loom__ukernel_is_boundary(const loom_array *a);
 bool loom__ukernel_input_is_raw(const loom_array *a, int k);
 /* NVRTC options the kernel computing a must be compiled with ("" for none). */

@@ -64,15 +64,25 @@ static int reduce_dtype(const loom__ucall *c)
     return k->reduce_dtype;
 }
 
-/* A reduce step: CuPy's _type_reduce, the operator of a and b, and the identity. */
+/* A reduce step: CuPy's _type_reduce, the operator of a and b, and the identity; without
+ * one, the accumulator is a loom_maybe (kernels/loom_reduce.cuh) that starts empty. */
 static void emit_reduce_step(loom_strbuf *sb, const loom__ucall *c)
 {
     const loom_elementwise_kernel *k = c->kernel;
     loom__sb_printf(sb, "typedef %s _type_reduce;\n", loom__ctype(reduce_dtype(c)));
     loom__sb_printf(sb, "__device__ __forceinline__ _type_reduce reduce(const _type_reduce a, const _type_reduce b)\n"
                         "{\n    return (%s);\n}\n", k->operation);
-    loom__sb_printf(sb, "__device__ __forceinline__ _type_reduce identity()\n{\n    return (_type_reduce)(%s);\n}\n",
-                    k->identity);
+    if (k->identity) {
+        loom__sb_printf(sb, "__device__ __forceinline__ _type_reduce identity()\n{\n    return (_type_reduce)(%s);\n}\n",
+                        k->identity);
+        return;
+    }
+    loom__sb_printf(sb, "typedef loom_maybe<_type_reduce> loom_acc;\n"
+                        "__device__ __forceinline__ loom_acc loom_reduce_maybe(const loom_acc a, const loom_acc b)\n"
+                        "{\n    if (!a.has)\n        return b;\n    if (!b.has)\n        return a;\n"
+                        "    loom_acc r;\n    r.v = reduce(a.v, b.v);\n    r.has = 1;\n    return r;\n}\n"
+                        "__device__ __forceinline__ loom_acc loom_none()\n{\n    loom_acc r;\n    r.v = _type_reduce();\n"
+                        "    r.has = 0;\n    return r;\n}\n");
 }
 
 static void emit_def(loom_strbuf *sb, const loom__ucall *c)
@@ -80,7 +90,7 @@ static void emit_def(loom_strbuf *sb, const loom__ucall *c)
     const loom_elementwise_kernel *k = c->kernel;
     const int n = k->nin + k->nout;
     loom__sb_printf(sb, "// user kernel \"%s\"%s\nnamespace loom_uk_%016llx {\n", k->name,
-                    k->identity ? " (reduce step)" : "", (unsigned long long)c->key);
+                    k->reduce_step ? " (reduce step)" : "", (unsigned long long)c->key);
     /* placeholders: each letter once */
     for (int p = 0; p < n; p++) {
         const loom__uparam *q = &k->params[p];
@@ -92,7 +102,7 @@ static void emit_def(loom_strbuf *sb, const loom__ucall *c)
     }
     if (*k->preamble)
         loom__sb_printf(sb, "%s\n", k->preamble);
-    if (k->identity) {
+    if (k->reduce_step) {
         emit_reduce_step(sb, c);
         loom__sb_printf(sb, "}\n");
         return;
@@ -171,8 +181,14 @@ void loom__ureduce_functor(const loom_array *a, char *body, size_t nbody, char *
                            size_t nidentity)
 {
     const unsigned long long key = (unsigned long long)call_of(a)->key;
-    snprintf(body, nbody, "loom_uk_%016llx::reduce(a, b)", key);
-    snprintf(identity, nidentity, "loom_uk_%016llx::identity()", key);
+    const bool maybe = !loom__ureduce_has_identity(a);
+    snprintf(body, nbody, "loom_uk_%016llx::%s(a, b)", key, maybe ? "loom_reduce_maybe" : "reduce");
+    snprintf(identity, nidentity, "loom_uk_%016llx::%s()", key, maybe ? "loom_none" : "identity");
+}
+
+bool loom__ureduce_has_identity(const loom_array *a)
+{
+    return a->op != LOOM_OP_UREDUCE || call_of(a)->kernel->identity != NULL;
 }
 
 bool loom__ukernel_is_boundary(const loom_array *a)

@@ -9,9 +9,7 @@
 
 static const char create_fn[] = "loom_elementwise_kernel_create";
 
-/* Whether the body names identifier id: CuPy's i (the element index) or _ind (the indexer).
- * Comments and string or character literals are skipped. */
-static bool body_names(const char *s, const char *id)
+bool loom__code_names(const char *s, const char *id)
 {
     size_t n = strlen(id);
     while (*s) {
@@ -58,6 +56,8 @@ void loom__ukernel_release(loom_elementwise_kernel *k)
     free(k->preamble);
     free(k->options);
     free(k->identity);
+    free(k->loop_prep);
+    free(k->after_loop);
     free(k);
 }
 
@@ -190,7 +190,7 @@ loom_elementwise_kernel *loom__ukernel_new(const char *fn, const char *in_params
     const char *o = k->options;
     while (isspace((unsigned char)*o))
         o++;
-    k->boundary = raw || *o || body_names(k->operation, "i") || body_names(k->operation, "_ind");
+    k->boundary = raw || *o || loom__code_names(k->operation, "i") || loom__code_names(k->operation, "_ind");
     return k;
 }
 
@@ -200,6 +200,30 @@ loom_elementwise_kernel *loom_elementwise_kernel_create(const char *in_params,
                                                         const char *preamble, const char *options)
 {
     return loom__ukernel_new(create_fn, in_params, out_params, operation, name, preamble, options);
+}
+
+loom_elementwise_kernel *loom_elementwise_kernel_create_ex(const char *in_params,
+                                                           const char *out_params,
+                                                           const char *operation, const char *name,
+                                                           const char *preamble, const char *options,
+                                                           const char *loop_prep,
+                                                           const char *after_loop)
+{
+    static const char fn[] = "loom_elementwise_kernel_create_ex";
+    loom_elementwise_kernel *k = loom__ukernel_new(fn, in_params, out_params, operation, name, preamble, options);
+    if (!k)
+        return NULL;
+    bool failed = false;
+    if (loop_prep && *loop_prep)
+        failed |= !(k->loop_prep = loom__strdup(loop_prep));
+    if (after_loop && *after_loop)
+        failed |= !(k->after_loop = loom__strdup(after_loop));
+    if (failed) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        loom__ukernel_release(k);
+        return NULL;
+    }
+    return k;
 }
 
 const char *loom__op_label(const loom_array *a)
@@ -400,6 +424,11 @@ static int call(loom_elementwise_kernel *k, loom_array *const *args, int nargs, 
     loom__ucall *c = loom__ucall_resolve(call_fn, k, args, nargs, ndim, shape);
     if (!c)
         return loom_last_error_code();
+    if (k->loop_prep || k->after_loop) {
+        rc = loom__ukernel_own_call(call_fn, c, args, ndim, shape, outs, nouts);
+        loom__ucall_release(c);
+        return rc;
+    }
     /* Scoped only once every output exists, so a failure leaves nothing behind. */
     loom_scope_begin();
     for (int o = 0; o < nouts && rc == LOOM_OK; o++)

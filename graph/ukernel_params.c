@@ -148,3 +148,24 @@ int loom__uparams_parse(const char *fn, const char *list, loom__uparam **out, in
     *n = count;
     return 0;
 }
+
+/* The C++ type of a real dtype in sources Loom writes for user kernels of their own. */
+const char *loom__uparam_c_type(int dt)
+{
+    switch (dt) {
+    case LOOM_BOOL: return "bool";
+    case LOOM_INT8: return "signed char";
+    case LOOM_INT16: return "short";
+    case LOOM_INT32: return "int";
+    case LOOM_INT64: return "long long";
+    case LOOM_UINT8: return "unsigned char";
+    case LOOM_UINT16: return "unsigned short";
+    case LOOM_UINT32: return "unsigned int";
+    case LOOM_UINT64: return "unsigned long long";
+    case LOOM_FLOAT16: return "__half";
+    case LOOM_BFLOAT16: return "__nv_bfloat16";
+    case LOOM_FLOAT32: return "float";
+    case LOOM_FLOAT64: return "double";
+    default: return NULL;
+    }
+}

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "ukernel.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,8 @@ static const char call_fn[] = "loom_raw_kernel_call";
 
 struct loom_raw_module {
     char *source, *options;
+    char **names; /* CuPy's name_expressions: the templated kernels get_function may name */
+    int nnames;
 };
 
 void loom__raw_kernel_release(loom_raw_kernel *k)
@@ -33,14 +36,15 @@ void loom_raw_kernel_destroy(loom_raw_kernel *k)
     loom__raw_kernel_release(k);
 }
 
+/* A kernel of source named name: an extern "C" name, or a name expression when expression. */
 static loom_raw_kernel *raw_new(const char *fn, const char *source, const char *name,
-                                const char *options)
+                                const char *options, bool expression)
 {
     if (!source) {
         loom__error(LOOM_ERR_INVALID, fn, "source is NULL");
         return NULL;
     }
-    if (!loom__is_identifier(name) || strlen(name) > NAME_MAX_LEN) {
+    if (!expression && (!loom__is_identifier(name) || strlen(name) > NAME_MAX_LEN)) {
         loom__error(LOOM_ERR_INVALID, fn, "Invalid kernel name: \"%.80s\" (an extern \"C\" name of at most %d characters)",
                     name ? name : "(null)", NAME_MAX_LEN);
         return NULL;
@@ -68,29 +72,64 @@ static loom_raw_kernel *raw_new(const char *fn, const char *source, const char *
     return k;
 }
 
-loom_raw_kernel *loom_raw_kernel_create(const char *source, const char *name, const char *options)
+loom_raw_kernel *loom__raw_kernel_new(const char *fn, const char *source, const char *name,
+                                      const char *options)
 {
-    return raw_new(create_fn, source, name, options);
+    return raw_new(fn, source, name, options, false);
 }
 
-loom_raw_module *loom_raw_module_create(const char *source, const char *options)
+loom_raw_kernel *loom_raw_kernel_create(const char *source, const char *name, const char *options)
 {
-    static const char fn[] = "loom_raw_module_create";
+    return raw_new(create_fn, source, name, options, false);
+}
+
+static loom_raw_module *module_new(const char *fn, const char *source, const char *options,
+                                   const char *const *name_expressions, int n)
+{
     if (!source) {
         loom__error(LOOM_ERR_INVALID, fn, "source is NULL");
         return NULL;
+    }
+    if (n < 0 || (n > 0 && !name_expressions)) {
+        loom__error(LOOM_ERR_INVALID, fn, "%d name expressions from %s", n,
+                    name_expressions ? "a list" : "a NULL list");
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        const char *e = name_expressions[i];
+        if (!e || !*e || strlen(e) > NAME_MAX_LEN) {
+            loom__error(LOOM_ERR_INVALID, fn,
+                        "name expression %d (\"%.80s\") is empty or longer than %d characters", i,
+                        e ? e : "(null)", NAME_MAX_LEN);
+            return NULL;
+        }
     }
     loom_raw_module *m = loom__calloc(1, sizeof *m);
     if (m) {
         m->source = loom__strdup(source);
         m->options = loom__strdup(options ? options : "");
+        m->names = loom__calloc((size_t)n + 1, sizeof *m->names);
     }
-    if (!m || !m->source || !m->options) {
+    bool ok = m && m->source && m->options && m->names;
+    for (int i = 0; ok && i < n; i++)
+        ok = (m->names[m->nnames++] = loom__strdup(name_expressions[i])) != NULL;
+    if (!ok) {
         loom_raw_module_destroy(m);
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;
     }
     return m;
+}
+
+loom_raw_module *loom_raw_module_create(const char *source, const char *options)
+{
+    return module_new("loom_raw_module_create", source, options, NULL, 0);
+}
+
+loom_raw_module *loom_raw_module_create_ex(const char *source, const char *options,
+                                           const char *const *name_expressions, int n)
+{
+    return module_new("loom_raw_module_create_ex", source, options, name_expressions, n);
 }
 
 loom_raw_kernel *loom_raw_module_get_function(loom_raw_module *m, const char *name)
@@ -100,21 +139,33 @@ loom_raw_kernel *loom_raw_module_get_function(loom_raw_module *m, const char *na
         loom__error(LOOM_ERR_INVALID, fn, "module is NULL");
         return NULL;
     }
-    return raw_new(fn, m->source, name, m->options);
+    for (int i = 0; name && i < m->nnames; i++)
+        if (strcmp(name, m->names[i]) == 0)
+            return raw_new(fn, m->source, name, m->options, true);
+    if (name && !loom__is_identifier(name)) {
+        loom__error(LOOM_ERR_INVALID, fn,
+                    "\"%.80s\" is neither an extern \"C\" kernel name nor one of the module's %d name "
+                    "expressions (loom_raw_module_create_ex)", name, m->nnames);
+        return NULL;
+    }
+    return raw_new(fn, m->source, name, m->options, false);
 }
 
 void loom_raw_module_destroy(loom_raw_module *m)
 {
     if (!m)
         return;
+    for (int i = 0; i < m->nnames; i++)
+        free(m->names[i]);
+    free(m->names);
     free(m->source);
     free(m->options);
     free(m);
 }
 
 /* The launch configuration and the output list, as CUDA and the node need them. */
-static int check_launch(const unsigned grid[3], const unsigned block[3], int nargs,
-                        const int *out_args, int nouts)
+static int check_launch(const unsigned grid[3], const unsigned block[3], size_t shared_mem,
+                        int nargs, const int *out_args, int nouts)
 {
     if (!grid || !block) {
         loom__error(LOOM_ERR_INVALID, call_fn, "grid and block are required");
@@ -129,6 +180,11 @@ static int check_launch(const unsigned grid[3], const unsigned block[3], int nar
     if ((uint64_t)block[0] * block[1] * block[2] > 1024) {
         loom__error(LOOM_ERR_INVALID, call_fn, "a block of %llu threads is more than CUDA's 1024",
                     (unsigned long long)block[0] * block[1] * block[2]);
+        return -1;
+    }
+    if (shared_mem > INT_MAX) {
+        loom__error(LOOM_ERR_INVALID, call_fn, "%zu bytes of dynamic shared memory: more than any device has",
+                    shared_mem);
         return -1;
     }
     if (nouts < 1 || nouts > LOOM_MAX_RESULTS || !out_args) {
@@ -160,7 +216,7 @@ int loom_raw_kernel_call(loom_raw_kernel *k, const unsigned grid[3], const unsig
         loom__error(LOOM_ERR_INVALID, call_fn, "kernel is NULL");
         return LOOM_ERR_INVALID;
     }
-    if (!outs || check_launch(grid, block, nargs, out_args, nouts))
+    if (!outs || check_launch(grid, block, shared_mem, nargs, out_args, nouts))
         return LOOM_ERR_INVALID;
     if (nargs < 1 || loom__check_input_list(call_fn, args, nargs))
         return LOOM_ERR_INVALID;

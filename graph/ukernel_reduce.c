@@ -14,13 +14,6 @@
 static const char create_fn[] = "loom_reduction_kernel_create";
 static const char call_fn[] = "loom_reduction_kernel_call";
 
-struct loom_reduction_kernel {
-    loom_elementwise_kernel *sig;  /* the user's parameters: argument checks and types */
-    loom_elementwise_kernel *map;  /* inputs -> R _loom_a = (map_expr) */
-    loom_elementwise_kernel *step; /* the reduce step: reduce_expr and identity */
-    loom_elementwise_kernel *post; /* R a -> outputs, post_map_expr */
-};
-
 /* C's names of the types reduce_type may hold (CuPy writes it into a typedef). */
 static const struct {
     const char *name;
@@ -34,7 +27,8 @@ static const struct {
     {"unsigned long long", LOOM_UINT64}, {"half", LOOM_FLOAT16},
 };
 
-/* reduce_type: a placeholder letter, a C type name or a NumPy dtype name. */
+/* reduce_type: a placeholder letter, a C type name or a NumPy dtype name; 1 for another type
+ * (a type of the user's preamble: the kernel is then one of its own). */
 static int parse_reduce_type(const char *s, char *letter, int8_t *dtype)
 {
     char words[64] = "";
@@ -64,8 +58,11 @@ static int parse_reduce_type(const char *s, char *letter, int8_t *dtype)
     *dtype = (int8_t)loom__uparam_dtype(words);
     if (*dtype != LOOM_NO_DTYPE)
         return 0;
-    loom__error(LOOM_ERR_INVALID, create_fn, "reduce_type '%.64s' is not a type Loom knows", s);
-    return -1;
+    if (n == 0) {
+        loom__error(LOOM_ERR_INVALID, create_fn, "reduce_type '%.64s' is empty", s);
+        return -1;
+    }
+    return 1;
 }
 
 void loom_reduction_kernel_destroy(loom_reduction_kernel *k)
@@ -76,16 +73,17 @@ void loom_reduction_kernel_destroy(loom_reduction_kernel *k)
     loom__ukernel_release(k->map);
     loom__ukernel_release(k->step);
     loom__ukernel_release(k->post);
+    loom__ureduce_own_free(k->own);
     free(k);
 }
 
 /* The user's kernel as far as CuPy checks it at creation, and what Loom supports. */
 static int check_signature(const loom_elementwise_kernel *sig)
 {
-    if (sig->nout != 1) {
+    if (sig->nout > LOOM_MAX_RESULTS) {
         loom__error(LOOM_ERR_UNSUPPORTED, create_fn,
-                    "kernel \"%s\" has %d outputs: reduction kernels with several outputs are not supported",
-                    sig->name, sig->nout);
+                    "kernel \"%s\" has %d outputs: reduction kernels have at most %d", sig->name, sig->nout,
+                    LOOM_MAX_RESULTS);
         return -1;
     }
     for (int p = 0; p < sig->nin; p++)
@@ -108,11 +106,6 @@ loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const
         loom__error(LOOM_ERR_INVALID, create_fn, "map_expr and reduce_expr are required");
         return NULL;
     }
-    if (!identity) {
-        loom__error(LOOM_ERR_UNSUPPORTED, create_fn,
-                    "identity is NULL: Loom's reduction kernels need one (every partial result starts from it)");
-        return NULL;
-    }
     loom_reduction_kernel *k = loom__calloc(1, sizeof *k);
     if (!k) {
         loom__error(LOOM_ERR_OOM, create_fn, "out of host memory");
@@ -126,9 +119,19 @@ loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const
     const loom__uparam *out = &k->sig->params[k->sig->nin];
     char letter = out->placeholder;
     int8_t dtype = out->dtype;
-    if (reduce_type && parse_reduce_type(reduce_type, &letter, &dtype)) {
+    const int known = reduce_type ? parse_reduce_type(reduce_type, &letter, &dtype) : 0;
+    if (known < 0) {
         loom_reduction_kernel_destroy(k);
         return NULL;
+    }
+    /* several outputs, a reduce type of the user's or the reduced index _J: a kernel of its own */
+    if (k->sig->nout > 1 || known == 1 || loom__code_names(map_expr, "_J")) {
+        if (loom__ureduce_own_init(create_fn, k, map_expr, reduce_expr, post_map_expr, identity,
+                                   known == 1 ? reduce_type : NULL, letter, dtype)) {
+            loom_reduction_kernel_destroy(k);
+            return NULL;
+        }
+        return k;
     }
     char r[32], *text = NULL;
     snprintf(r, sizeof r, "%s", dtype != LOOM_NO_DTYPE ? loom_dtype_name((loom_dtype)dtype) : (char[]){letter, 0});
@@ -152,16 +155,20 @@ loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const
         loom__error(LOOM_ERR_OOM, create_fn, "out of host memory");
     }
     free(text);
-    if (!k->post || !(k->step->identity = loom__strdup(identity))) {
+    if (!k->post || (identity && !(k->step->identity = loom__strdup(identity)))) {
         if (k->post)
             loom__error(LOOM_ERR_OOM, create_fn, "out of host memory");
         loom_reduction_kernel_destroy(k);
         return NULL;
     }
+    k->step->reduce_step = true;
     k->step->reduce_letter = letter;
     k->step->reduce_dtype = dtype;
     const int8_t rt[2] = {(int8_t)letter, dtype};
-    k->step->hash = loom__fnv1a64(identity, strlen(identity) + 1, loom__fnv1a64(rt, 2, k->step->hash));
+    /* no identity hashes as a string that no C expression is (it holds a NUL) */
+    const char *id = identity ? identity : "\0none";
+    const size_t idlen = identity ? strlen(identity) + 1 : 6;
+    k->step->hash = loom__fnv1a64(id, idlen, loom__fnv1a64(rt, 2, k->step->hash));
     return k;
 }
 
@@ -192,12 +199,31 @@ static loom_array *reduce_step(loom__ucall *c, loom_array *m, uint32_t mask, boo
     return loom__node_finish_unscoped(n);
 }
 
+/* NumPy's error for a reduction of no elements without an identity. */
+static int check_not_empty(const loom_reduction_kernel *k, const loom_array *m, uint32_t mask)
+{
+    if (k->step->identity || !mask || loom__reduce_count(m, mask) != 0)
+        return 0;
+    loom__error(LOOM_ERR_INVALID, call_fn, "zero-size array to reduction operation %s which has no identity",
+                k->step->name);
+    return -1;
+}
+
 loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *const *args,
                                        int nargs, const int *axes, int naxes, bool keepdims)
 {
     if (!k) {
         loom__error(LOOM_ERR_INVALID, call_fn, "kernel is NULL");
         return NULL;
+    }
+    if (k->own) {
+        loom_array *y = NULL;
+        if (k->sig->nout != 1) {
+            loom__error(LOOM_ERR_INVALID, call_fn, "kernel \"%s\" has %d outputs: call it with loom_reduction_kernel_call_many",
+                        k->sig->name, k->sig->nout);
+            return NULL;
+        }
+        return loom__ureduce_own_call(call_fn, k, args, nargs, axes, naxes, keepdims, &y, 1) ? NULL : y;
     }
     int ndim;
     int64_t shape[LOOM_MAXDIMS];
@@ -222,7 +248,7 @@ loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *con
     uint32_t mask = 0;
     loom_scope_begin(); /* owns the broadcast views of the arguments */
     if (mc && sc && pc && (m = loom__ukernel_record(call_fn, mc, args, 0, ndim, shape)) &&
-        !loom__reduce_mask(call_fn, m, axes, naxes, &mask)) {
+        !loom__reduce_mask(call_fn, m, axes, naxes, &mask) && !check_not_empty(k, m, mask)) {
         /* reducing no axis maps and post-maps each element (reduce(identity, x) is x) */
         r = mask ? reduce_step(sc, m, mask, keepdims) : loom_retain(m);
         if (r)
@@ -236,4 +262,25 @@ loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *con
     loom__ucall_release(sc);
     loom__ucall_release(pc);
     return loom__adopt(y);
+}
+
+int loom_reduction_kernel_call_many(loom_reduction_kernel *k, loom_array *const *args, int nargs,
+                                    const int *axes, int naxes, bool keepdims, loom_array **outs,
+                                    int nouts)
+{
+    static const char fn[] = "loom_reduction_kernel_call_many";
+    for (int j = 0; outs && j < nouts; j++)
+        outs[j] = NULL;
+    if (!k || !outs) {
+        loom__error(LOOM_ERR_INVALID, fn, "%s is NULL", k ? "outs" : "kernel");
+        return LOOM_ERR_INVALID;
+    }
+    if (nouts != k->sig->nout) {
+        loom__error(LOOM_ERR_INVALID, fn, "kernel \"%s\" has %d outputs, not %d", k->sig->name, k->sig->nout, nouts);
+        return LOOM_ERR_INVALID;
+    }
+    if (k->own)
+        return loom__ureduce_own_call(fn, k, args, nargs, axes, naxes, keepdims, outs, nouts);
+    outs[0] = loom_reduction_kernel_call(k, args, nargs, axes, naxes, keepdims);
+    return outs[0] ? LOOM_OK : loom_last_error_code();
 }

@@ -740,12 +740,25 @@ loom_array *loom_elementwise_kernel_call(loom_elementwise_kernel *k, loom_array 
  * outs. Returns LOOM_OK, or an error code with every outs[i] NULL. */
 int loom_elementwise_kernel_call_many(loom_elementwise_kernel *k, loom_array *const *args,
                                       int nargs, loom_array **outs, int nouts);
+/* loom_elementwise_kernel_create with CuPy's loop_prep and after_loop (NULL or "": none), code
+ * placed before and after the loop over the elements, in the kernel's scope (loop_prep's
+ * variables are seen by operation). Such a kernel is a launch of its own: not fused, its
+ * inputs written to memory first, real dtypes only. */
+loom_elementwise_kernel *loom_elementwise_kernel_create_ex(const char *in_params,
+                                                           const char *out_params,
+                                                           const char *operation, const char *name,
+                                                           const char *preamble, const char *options,
+                                                           const char *loop_prep,
+                                                           const char *after_loop);
 
-/* CuPy's ReductionKernel: in_params and out_params as above (one output); map_expr is an
+/* CuPy's ReductionKernel: in_params and out_params as above (several outputs, a reduce_type of
+ * the preamble's or _J in map_expr make a kernel of its own, not fused); map_expr is an
  * expression of the inputs, reduce_expr one of a and b (CuPy's operands), post_map_expr a
  * statement assigning the output from a (NULL: "out = a"), identity the reduce step's
- * identity as a C expression (required), reduce_type the C type reduced in (a placeholder
- * letter, float, double, int, long long, ...; NULL: the output's type). */
+ * identity as a C expression (NULL: none, the first element seeds the result and a reduction
+ * of no elements is NumPy's "zero-size array" error), reduce_type the C type reduced in (a placeholder
+ * letter, float, double, int, long long, ...; another name is a C++ type of the preamble;
+ * NULL: the first output's type). */
 typedef struct loom_reduction_kernel loom_reduction_kernel;
 loom_reduction_kernel *loom_reduction_kernel_create(const char *in_params, const char *out_params,
                                                     const char *map_expr, const char *reduce_expr,
@@ -758,16 +771,29 @@ void loom_reduction_kernel_destroy(loom_reduction_kernel *k);
  * with keepdims. Arguments as loom_elementwise_kernel_call (non-raw). */
 loom_array *loom_reduction_kernel_call(loom_reduction_kernel *k, loom_array *const *args,
                                        int nargs, const int *axes, int naxes, bool keepdims);
+/* The same for a kernel of several outputs (up to 4; CuPy's "int32 y, T z" with a post_map_expr
+ * assigning each, e.g. argmax and max in one pass): writes nouts (the kernel's output count)
+ * arrays to outs. Returns LOOM_OK, or an error code with every outs[j] NULL. */
+int loom_reduction_kernel_call_many(loom_reduction_kernel *k, loom_array *const *args, int nargs,
+                                    const int *axes, int naxes, bool keepdims, loom_array **outs,
+                                    int nouts);
 
 /* CuPy's RawKernel: a whole `extern "C" __global__` function of source, named name (options
  * may be NULL). loom_raw_module_create compiles nothing either: get_function names one of its
- * extern "C" kernels (templated kernels, which need name expressions, are not supported). */
+ * extern "C" kernels. */
 typedef struct loom_raw_kernel loom_raw_kernel;
 typedef struct loom_raw_module loom_raw_module;
 loom_raw_kernel *loom_raw_kernel_create(const char *source, const char *name, const char *options);
 void loom_raw_kernel_destroy(loom_raw_kernel *k);
 loom_raw_module *loom_raw_module_create(const char *source, const char *options);
-/* A new kernel object (destroy it with loom_raw_kernel_destroy). */
+/* CuPy's RawModule(code, options, name_expressions): the module's templated kernels are named
+ * by C++ name expressions ("scale<float, 4>", at most 63 characters each), which
+ * loom_raw_module_get_function accepts as names; NVRTC instantiates them and finds their
+ * mangled names. */
+loom_raw_module *loom_raw_module_create_ex(const char *source, const char *options,
+                                           const char *const *name_expressions, int n);
+/* A new kernel object (destroy it with loom_raw_kernel_destroy): name is an extern "C"
+ * kernel's name, or one of the module's name expressions. */
 loom_raw_kernel *loom_raw_module_get_function(loom_raw_module *m, const char *name);
 void loom_raw_module_destroy(loom_raw_module *m);
 /* Records a launch of k with grid, block and dynamic shared memory bytes on args: arrays are

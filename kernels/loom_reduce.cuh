@@ -85,6 +85,14 @@ LOOM__D loom_argacc<T> loom_red_arg(loom_argacc<T> a, loom_argacc<T> b)
     return take_a ? a : b;
 }
 
+/* ---- reductions without an identity (user reduction kernels) ---- */
+
+/* A partial result that may hold nothing yet (has == 0): the first element seeds it. */
+template <class T> struct loom_maybe {
+    T v;
+    int has;
+};
+
 /* ---- shuffles ---- */
 
 template <class T> LOOM__D T loom_shfl_xor(T v, int m)
@@ -116,6 +124,13 @@ template <class T> LOOM__D loom_argacc<T> loom_shfl_xor(loom_argacc<T> a, int m)
 {
     a.v = loom_shfl_xor(a.v, m);
     a.i = loom_shfl_xor(a.i, m);
+    return a;
+}
+
+template <class T> LOOM__D loom_maybe<T> loom_shfl_xor(loom_maybe<T> a, int m)
+{
+    a.v = loom_shfl_xor(a.v, m);
+    a.has = __shfl_xor_sync(0xffffffffu, a.has, m);
     return a;
 }
 

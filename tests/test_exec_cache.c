@@ -125,10 +125,17 @@ static void test_compile_errors(void)
                                         &cubin, &size),
                  LOOM_ERR_COMPILE);
     CHECK(strstr(loom_last_error(), "--no-such-option") != NULL);
+    /* A name that is not an identifier is a name expression, which NVRTC must understand. */
     CHECK_EQ_INT(loom__compile_to_cubin("loom_eval", "bad name", "", NULL, 0, ARCH, NULL, &cubin,
                                         &size),
+                 LOOM_ERR_COMPILE);
+    CHECK(strstr(loom_last_error(), "loom_eval: NVRTC failed to compile kernel bad name: ") ==
+          loom_last_error());
+    CHECK(strstr(loom_last_error(), "identifier \"bad\" is undefined") != NULL);
+    CHECK(strstr(loom_last_error(), "/bad_name.cu)") != NULL); /* the file: a clean name */
+    CHECK_EQ_INT(loom__compile_to_cubin("loom_eval", "", "", NULL, 0, ARCH, NULL, &cubin, &size),
                  LOOM_ERR_INVALID);
-    CHECK_STR(loom_last_error(), "loom_eval: kernel name \"bad name\" is not a C identifier");
+    CHECK_STR(loom_last_error(), "loom_eval: kernel name \"\" is empty or longer than 255 characters");
 
     /* Through the cache: the same message, and nothing is cached. */
     loom_clear_error();
@@ -137,6 +144,48 @@ static void test_compile_errors(void)
     CHECK(loom__kernel_compile("loom_eval", NULL, bad, NULL, 0, NULL, ARCH) == NULL);
     CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_INVALID);
     CHECK_EQ_INT(tmpdir_count(cache_dir, ".lkc"), 0);
+    loom_clear_error();
+}
+
+/* CuPy's name expressions: a templated kernel is found by its lowered (mangled) name, in
+ * memory and through the disk cache. */
+static void test_name_expression(void)
+{
+    static const char src[] = "template <typename T, int N>\n"
+                              "__global__ void t_scale(T *x) { x[threadIdx.x] *= N; }\n";
+    void *cubin = NULL;
+    size_t size = 0;
+    char *symbol = NULL;
+    CHECK_EQ_INT(loom__compile_to_cubin_symbol("loom_test", "t_scale<float, 3>", src, NULL, 0, ARCH,
+                                               NULL, &cubin, &size, &symbol),
+                 0);
+    CHECK_STR(symbol ? symbol : "", "_Z7t_scaleIfLi3EEvPT_");
+    CHECK(size > 0);
+    free(cubin);
+    free(symbol);
+    CHECK_EQ_INT(loom__compile_to_cubin_symbol("loom_test", "t_plain", "extern \"C\" __global__ void t_plain() {}",
+                                               NULL, 0, ARCH, NULL, &cubin, &size, &symbol),
+                 0);
+    CHECK_STR(symbol ? symbol : "", "t_plain");
+    free(cubin);
+    free(symbol);
+    /* an expression naming no kernel of the source */
+    CHECK_EQ_INT(loom__compile_to_cubin_symbol("loom_eval", "t_scale<float>", src, NULL, 0, ARCH, NULL,
+                                               &cubin, &size, &symbol),
+                 LOOM_ERR_COMPILE);
+    CHECK(symbol == NULL && cubin == NULL);
+    CHECK(strstr(loom_last_error(), "t_scale") != NULL);
+
+    loom__exec_clear_memory_caches();
+    for (int pass = 0; pass < 2; pass++) { /* compiled, then read back from the disk cache */
+        loom_stats_reset();
+        const loom__kernel *k = loom__kernel_compile("loom_test", "t_scale<int, 2>", src, NULL, 0, NULL, ARCH);
+        CHECK(k != NULL);
+        CHECK_STR(k ? k->name : "", "t_scale<int, 2>");
+        CHECK_STR(k ? k->symbol : "", "_Z7t_scaleIiLi2EEvPT_");
+        CHECK_EQ_INT(stats().disk_cache_hits, pass);
+        loom__exec_clear_memory_caches();
+    }
     loom_clear_error();
 }
 
@@ -519,6 +568,7 @@ int main(void)
     test_unwritable_dir();
     test_threads();
     test_memory_bound();
+    test_name_expression();
     loom__exec_clear_memory_caches();
     tmpdir_remove(cache_dir);
     return check_summary("test_exec_cache");

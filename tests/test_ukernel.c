@@ -3,6 +3,7 @@
  * (tests/data/ukernel_dtypes.txt, tools/gen_ukernel_cases.py), every CuPy error, result dtypes
  * and shapes, fusion decisions counted from plans, and NVRTC compiles of the generated source. */
 #include "check.h"
+#include "ukernel_cases.h"
 #include "inputs.h"
 #include "plans.h"
 #include "fuser/walk.h"
@@ -374,14 +375,15 @@ static void test_reduction_kernels(void)
     static const char rfn[] = "loom_reduction_kernel_create";
     loom_scope_begin();
     loom_clear_error();
-    CHECK(!loom_reduction_kernel_create("T x", "T y", "x", "a + b", NULL, NULL, "r", NULL, NULL, NULL));
-    CHECK(strstr(loom_last_error(), rfn) && strstr(loom_last_error(), "identity is NULL"));
     CHECK(!loom_reduction_kernel_create("T x", "T y, T z", "x", "a + b", NULL, "0", "r", NULL, NULL, NULL));
-    CHECK(strstr(loom_last_error(), "several outputs are not supported"));
+    CHECK(strstr(loom_last_error(), "kernel \"r\" has 2 outputs: post_map_expr must assign them"));
+    CHECK(!loom_reduction_kernel_create("T x", "T a, T b, T c, T d, T e", "x", "a + b", "a = b", "0", "r", NULL,
+                                        NULL, NULL));
+    CHECK(strstr(loom_last_error(), "kernel \"r\" has 5 outputs: reduction kernels have at most 4"));
     CHECK(!loom_reduction_kernel_create("raw T x", "T y", "x[0]", "a + b", NULL, "0", "r", NULL, NULL, NULL));
     CHECK(strstr(loom_last_error(), "reduction kernels take no raw parameters"));
-    CHECK(!loom_reduction_kernel_create("T x", "T y", "x", "a + b", NULL, "0", "r", "quad", NULL, NULL));
-    CHECK(strstr(loom_last_error(), "reduce_type 'quad' is not a type Loom knows"));
+    CHECK(!loom_reduction_kernel_create("T x", "T y", "x", "a + b", NULL, "0", "r", " ", NULL, NULL));
+    CHECK(strstr(loom_last_error(), "reduce_type ' ' is empty"));
     CHECK(!loom_reduction_kernel_create("T x", "T y", NULL, "a + b", NULL, "0", "r", NULL, NULL, NULL));
     CHECK(strstr(loom_last_error(), "map_expr and reduce_expr are required"));
     CHECK(!loom_reduction_kernel_create("floot x", "T y", "x", "a + b", NULL, "0", "r", NULL, NULL, NULL));
@@ -436,6 +438,220 @@ static void test_reduction_kernels(void)
     loom_reduction_kernel_destroy(l2);
     loom_reduction_kernel_destroy(dsum);
     CHECK_EQ_INT(test_compile_plan(&f, 1, true, false), 1);
+    loom_scope_end();
+}
+
+/* A reduction kernel without an identity: the first element seeds each partial result
+ * (loom_maybe accumulators), in every geometry (rows, columns, several passes) and dtype; a
+ * reduction of no elements is NumPy's error, at the call. */
+static void test_reduction_without_identity(void)
+{
+    static const char cfn[] = "loom_reduction_kernel_call";
+    loom_scope_begin();
+    loom_clear_error();
+    loom_reduction_kernel *mx = loom_reduction_kernel_create("T x", "T y", "x", "a > b ? a : b", NULL, NULL,
+                                                             "my_max", NULL, NULL, NULL);
+    loom_reduction_kernel *mx0 = loom_reduction_kernel_create("T x", "T y", "x", "a > b ? a : b", NULL, "0",
+                                                              "my_max", NULL, NULL, NULL);
+    CHECK(mx && mx0);
+    loom_array *a = test_input(2, (int64_t[]){64, 1024}, LOOM_FLOAT32);
+    /* an identity changes the code: the two kernels never share a namespace or a plan */
+    loom_array *pair[2] = {loom_reduction_kernel_call(mx, &a, 1, (int[]){1}, 1, false),
+                           loom_reduction_kernel_call(mx0, &a, 1, (int[]){1}, 1, false)};
+    loom_plan *p = test_plan(pair, 2, true);
+    CHECK(p && count_kernels(p) == 1 && strstr(p->steps[0].kernel.source, "reduce_maybe") &&
+          strstr(p->steps[0].kernel.source, "identity()"));
+    loom__plan_free(p);
+    CHECK_EQ_INT(test_compile_plan(pair, 2, true, false), 1);
+    /* columns, every axis of a large array (several passes), a sibling sum, a consumer */
+    loom_array *big = test_input(1, (int64_t[]){1 << 22}, LOOM_FLOAT32);
+    loom_array *col = loom_reduction_kernel_call(mx, &a, 1, (int[]){0}, 1, false);
+    loom_array *all = loom_reduction_kernel_call(mx, &big, 1, NULL, 0, false);
+    CHECK_SHAPE(col, 1, ((int64_t[]){1024}));
+    CHECK_SHAPE(all, 0, ((int64_t[]){0}));
+    CHECK_EQ_INT(test_compile_plan(&col, 1, true, false), 1);
+    CHECK(test_compile_plan(&all, 1, true, false) >= 2); /* partial results, then their combine */
+    loom_array *joined[2] = {loom_mul_scalar(pair[0], 2.0), loom_sum(a, (int[]){1}, 1, false)};
+    CHECK_EQ_INT(test_compile_plan(joined, 2, true, false), 1);
+    for (int dt = 0; dt < LOOM_NUM_DTYPES; dt++) {
+        if (loom__is_complex((loom_dtype)dt))
+            continue;
+        loom_array *x = test_input(2, (int64_t[]){8, 300}, (loom_dtype)dt);
+        loom_array *s = loom_reduction_kernel_call(mx, &x, 1, (int[]){1}, 1, false);
+        CHECK(s && loom_dtype_of(s) == dt);
+        CHECK_EQ_INT(test_compile_plan(&s, 1, true, false), 1);
+    }
+    /* no elements to reduce: NumPy's error; empty outputs and no reduced axis are fine */
+    loom_array *e = test_input(2, (int64_t[]){0, 3}, LOOM_FLOAT32);
+    CHECK_FAILS(loom_reduction_kernel_call(mx, &e, 1, (int[]){0}, 1, false), cfn,
+                "zero-size array to reduction operation my_max which has no identity");
+    CHECK_FAILS(loom_reduction_kernel_call(mx, &e, 1, NULL, 0, true), cfn,
+                "zero-size array to reduction operation my_max which has no identity");
+    CHECK_SHAPE(loom_reduction_kernel_call(mx, &e, 1, (int[]){1}, 1, false), 1, ((int64_t[]){0}));
+    CHECK_SHAPE(loom_reduction_kernel_call(mx, &e, 1, (int[]){0}, 0, false), 2, ((int64_t[]){0, 3}));
+    CHECK_SHAPE(loom_reduction_kernel_call(mx0, &e, 1, (int[]){0}, 1, false), 1, ((int64_t[]){3}));
+    loom_reduction_kernel_destroy(mx);
+    loom_reduction_kernel_destroy(mx0);
+    loom_clear_error();
+    loom_scope_end();
+}
+
+/* The raw kernel steps of the plan of arrays. */
+static int raw_steps(loom_array *const *arrays, int n)
+{
+    loom_plan *p = test_plan(arrays, n, true);
+    int raw = 0;
+    for (int i = 0; p && i < p->nsteps; i++)
+        raw += p->steps[i].kind == LOOM_STEP_KERNEL && p->steps[i].kernel.kind == LOOM_KERNEL_RAW;
+    loom__plan_free(p);
+    return raw;
+}
+
+/* CuPy's argmax-and-max in one pass (cupy#1924): a struct reduce type of the preamble, _J, two
+ * outputs. Such kernels are launches of their own (one raw kernel step of a generated
+ * source), which NVRTC compiles; their errors are CuPy's and NumPy's. */
+static void test_reduction_kernels_of_their_own(void)
+{
+    static const char mfn[] = "loom_reduction_kernel_call_many";
+    loom_scope_begin();
+    loom_clear_error();
+    loom_reduction_kernel *am = loom_reduction_kernel_create("T x", "int32 y, T z", "min_max_st(x, _J)", "my_argmax(a, b)",
+                                                             "y = a.index, z = a.value", NULL, "argmax_max",
+                                                             "min_max_st", MIN_MAX_PREAMBLE, NULL);
+    /* one output, a sum with an identity, a weak scalar, and _J alone */
+    loom_reduction_kernel *wsum = loom_reduction_kernel_create("T x, T s", "T y, T z", "x * s", "a + b",
+                                                               "y = a, z = a * 2", "0", "scaled_sums", NULL, NULL, NULL);
+    loom_reduction_kernel *jsum = loom_reduction_kernel_create("T x", "int64 y", "_J", "a + b", NULL, "0", "index_sum",
+                                                               "long long", NULL, NULL);
+    CHECK(am && wsum && jsum);
+    loom_array *x = test_input(2, (int64_t[]){300, 1037}, LOOM_FLOAT32);
+    loom_array *outs[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &x, 1, (int[]){1}, 1, false, outs, 2), LOOM_OK);
+    CHECK(outs[0] && outs[1] && loom_dtype_of(outs[0]) == LOOM_INT32 && loom_dtype_of(outs[1]) == LOOM_FLOAT32);
+    CHECK_SHAPE(outs[0], 1, ((int64_t[]){300}));
+    CHECK_SHAPE(outs[1], 1, ((int64_t[]){300}));
+    CHECK_EQ_INT(raw_steps(outs, 2), 1); /* both outputs come from one launch */
+    loom_plan *p = test_plan(outs, 2, true);
+    const loom_kernel *launch = p && p->nsteps ? &p->steps[p->nsteps - 1].kernel : NULL;
+    CHECK(launch && launch->kind == LOOM_KERNEL_RAW && strcmp(launch->name, "loom_ur_argmax_max") == 0 &&
+          strstr(launch->summary, "argmax_max")); /* logs and DOT name the user's kernel */
+    loom__plan_free(p);
+    CHECK(test_compile_plan(outs, 2, true, false) >= 1);
+    loom_array *cols[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, (loom_array *[]){loom_sin(x)}, 1, (int[]){0}, 1, true, cols, 2),
+                 LOOM_OK);
+    CHECK_SHAPE(cols[1], 2, ((int64_t[]){1, 1037}));
+    CHECK(test_compile_plan(cols, 2, true, false) >= 2); /* sin(x) transposed into memory, then the launch */
+    loom_array *w[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(wsum, (loom_array *[]){x, loom_scalar(0.5)}, 2, NULL, 0, false, w, 2),
+                 LOOM_OK);
+    CHECK_SHAPE(w[0], 0, ((int64_t[]){0}));
+    CHECK(test_compile_plan(w, 2, true, false) >= 1);
+    loom_array *j = loom_reduction_kernel_call(jsum, &x, 1, (int[]){1}, 1, false);
+    CHECK(j && loom_dtype_of(j) == LOOM_INT64);
+    CHECK(test_compile_plan(&j, 1, true, false) >= 1);
+    for (int dt = 0; dt < LOOM_NUM_DTYPES; dt++) { /* every real dtype compiles */
+        if (loom__is_complex((loom_dtype)dt))
+            continue;
+        loom_array *o[2] = {NULL, NULL};
+        CHECK_EQ_INT(loom_reduction_kernel_call_many(am, (loom_array *[]){test_input(2, (int64_t[]){4, 70}, (loom_dtype)dt)},
+                                                     1, (int[]){1}, 1, false, o, 2),
+                     LOOM_OK);
+        CHECK(test_compile_plan(o, 2, true, false) >= 1);
+    }
+    /* call_many of a fused one-output kernel is loom_reduction_kernel_call */
+    loom_reduction_kernel *l2 = loom_reduction_kernel_create("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm",
+                                                             NULL, NULL, NULL);
+    loom_array *n1 = NULL;
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(l2, &x, 1, (int[]){1}, 1, true, &n1, 1), LOOM_OK);
+    CHECK_SHAPE(n1, 2, ((int64_t[]){300, 1}));
+    CHECK_EQ_INT(raw_steps(&n1, 1), 0);
+    CHECK_EQ_INT(test_compile_plan(&n1, 1, true, false), 1);
+    loom_reduction_kernel_destroy(l2);
+    /* errors */
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(NULL, &x, 1, NULL, 0, false, outs, 2), LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "loom_reduction_kernel_call_many: kernel is NULL") && !outs[0] && !outs[1]);
+    CHECK_FAILS(loom_reduction_kernel_call(am, &x, 1, NULL, 0, false), "loom_reduction_kernel_call",
+                "kernel \"argmax_max\" has 2 outputs: call it with loom_reduction_kernel_call_many");
+    loom_array *one = NULL;
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &x, 1, NULL, 0, false, &one, 1), LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), mfn) && strstr(loom_last_error(), "has 2 outputs, not 1"));
+    loom_array *e = test_input(2, (int64_t[]){0, 3}, LOOM_FLOAT32);
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &e, 1, (int[]){0}, 1, false, outs, 2), LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "zero-size array to reduction operation argmax_max which has no identity") &&
+          !outs[0] && !outs[1]);
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &e, 1, (int[]){1}, 1, false, outs, 2), LOOM_OK);
+    CHECK_SHAPE(outs[0], 1, ((int64_t[]){0}));
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, (loom_array *[]){test_input(1, (int64_t[]){5}, LOOM_COMPLEX64)}, 1,
+                                                 NULL, 0, false, outs, 2),
+                 LOOM_ERR_UNSUPPORTED);
+    CHECK(strstr(loom_last_error(), mfn) && strstr(loom_last_error(), "complex values are not supported"));
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &x, 1, (int[]){2}, 1, false, outs, 2), LOOM_ERR_SHAPE);
+    CHECK(strstr(loom_last_error(), mfn) && strstr(loom_last_error(), "out of bounds"));
+    loom_reduction_kernel_destroy(am);
+    loom_reduction_kernel_destroy(wsum);
+    loom_reduction_kernel_destroy(jsum);
+    loom_clear_error();
+    loom_scope_end();
+}
+
+/* CuPy's loop_prep and after_loop: the kernel is a launch of its own (one raw kernel step of a
+ * generated source, its inputs in memory), which NVRTC compiles for every real dtype, with raw
+ * parameters, the index, weak scalars and several outputs; without them it fuses as before. */
+static void test_loop_prep(void)
+{
+    static const char xfn[] = "loom_elementwise_kernel_create_ex";
+    loom_scope_begin();
+    loom_clear_error();
+    loom_elementwise_kernel *scaled = loom_elementwise_kernel_create_ex("T x, T s", "T y", "y = x * scale + s;", "scaled",
+                                                                        NULL, NULL, "const T scale = (T)3;", "");
+    loom_elementwise_kernel *wsum = loom_elementwise_kernel_create_ex(
+        "raw T w, T x", "T y, T z", "y = x + total; z = (T)i + (T)_ind.size();", "plus_total", NULL, NULL,
+        "T total = 0; for (long long k = 0; k < w.size(); k++) total += w[k];", "(void)total;");
+    loom_elementwise_kernel *plain = loom_elementwise_kernel_create_ex("T x", "T y", "y = x * 3;", "plain", NULL, NULL,
+                                                                       NULL, "");
+    CHECK(scaled && wsum && plain);
+    CHECK(!loom_elementwise_kernel_create_ex("T x", "T i", "i = x;", "bad", NULL, NULL, "int k = 0;", NULL) &&
+          strstr(loom_last_error(), xfn) && strstr(loom_last_error(), "Can not use 'i' as a parameter name"));
+    const int64_t shape[2] = {64, 1000};
+    loom_array *a = test_input(2, shape, LOOM_FLOAT32);
+    loom_array *y = loom_elementwise_kernel_call(scaled, (loom_array *[]){loom_sin(a), loom_scalar(0.5)}, 2);
+    CHECK(y && loom_dtype_of(y) == LOOM_FLOAT32);
+    CHECK_SHAPE(y, 2, shape);
+    loom_array *e = loom_exp(y);
+    CHECK_EQ_INT(raw_steps(&e, 1), 1);
+    loom_plan *p = test_plan(&e, 1, true);
+    CHECK(p && count_kernels(p) == 3); /* sin, the launch, exp: not fused */
+    loom__plan_free(p);
+    CHECK(test_compile_plan(&e, 1, true, false) >= 3);
+    loom_array *pz[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_elementwise_kernel_call_many(wsum, (loom_array *[]){test_input(1, (int64_t[]){37}, LOOM_FLOAT32),
+                                                                          test_input(1, (int64_t[]){1000}, LOOM_FLOAT32)},
+                                                   2, pz, 2),
+                 LOOM_OK);
+    CHECK_SHAPE(pz[1], 1, ((int64_t[]){1000}));
+    CHECK_EQ_INT(raw_steps(pz, 2), 1);
+    CHECK(test_compile_plan(pz, 2, true, false) >= 1);
+    for (int dt = 0; dt < LOOM_NUM_DTYPES; dt++) {
+        if (loom__is_complex((loom_dtype)dt))
+            continue;
+        loom_array *x = test_input(2, (int64_t[]){3, 70}, (loom_dtype)dt);
+        loom_array *o[2] = {loom_elementwise_kernel_call(scaled, (loom_array *[]){x, loom_scalar_int(1)}, 2), NULL};
+        CHECK(o[0] && loom_dtype_of(o[0]) == dt);
+        CHECK_EQ_INT(loom_elementwise_kernel_call_many(wsum, (loom_array *[]){x, x}, 2, o, 2), LOOM_OK);
+        CHECK(test_compile_plan(o, 2, true, false) >= 1);
+    }
+    loom_array *yp = loom_elementwise_kernel_call(plain, &a, 1); /* no loop_prep: fused as before */
+    loom_array *ep = loom_exp(yp);
+    CHECK_EQ_INT(raw_steps(&ep, 1), 0);
+    CHECK_EQ_INT(test_compile_plan(&ep, 1, true, false), 1);
+    CHECK_FAILS(loom_elementwise_kernel_call(scaled, (loom_array *[]){test_input(1, (int64_t[]){5}, LOOM_COMPLEX64),
+                                                                      loom_scalar(1)}, 2),
+                "loom_elementwise_kernel_call", "complex values are not supported by a kernel with loop_prep");
+    loom_elementwise_kernel_destroy(scaled);
+    loom_elementwise_kernel_destroy(wsum);
+    loom_elementwise_kernel_destroy(plain);
+    loom_clear_error();
     loom_scope_end();
 }
 
@@ -547,6 +763,77 @@ static void test_raw_kernels(void)
     loom_scope_end();
 }
 
+/* CuPy's name_expressions: a module's templated kernels are named by C++ expressions, which
+ * get_function accepts only when the module lists them; NVRTC instantiates them (the plan's
+ * kernel step compiles under the expression's name). */
+static void test_raw_name_expressions(void)
+{
+    static const char mfn[] = "loom_raw_module_create_ex";
+    static const char gfn[] = "loom_raw_module_get_function";
+    static const char src[] = "template <typename T, int N>\n"
+                              "__global__ void scale_by(T *y, long long n)\n"
+                              "{ long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; if (i < n) y[i] *= N; }\n";
+    loom_scope_begin();
+    loom_clear_error();
+    CHECK(!loom_raw_module_create_ex(src, NULL, NULL, 1));
+    CHECK_STR(loom_last_error(), "loom_raw_module_create_ex: 1 name expressions from a NULL list");
+    CHECK(!loom_raw_module_create_ex(src, NULL, (const char *[]){"scale_by<float, 2>", ""}, 2));
+    CHECK_STR(loom_last_error(),
+              "loom_raw_module_create_ex: name expression 1 (\"\") is empty or longer than 63 characters");
+    CHECK(!loom_raw_module_create_ex(NULL, NULL, NULL, 0) && strstr(loom_last_error(), mfn));
+    const char *names[] = {"scale_by<float, 2>", "scale_by<int, 3>"};
+    loom_raw_module *mod = loom_raw_module_create_ex(src, NULL, names, 2);
+    CHECK(mod != NULL);
+    CHECK(!loom_raw_module_get_function(mod, "scale_by<double, 2>"));
+    CHECK_STR(loom_last_error(),
+              "loom_raw_module_get_function: \"scale_by<double, 2>\" is neither an extern \"C\" kernel name "
+              "nor one of the module's 2 name expressions (loom_raw_module_create_ex)");
+    loom_raw_module *plain = loom_raw_module_create(src, NULL);
+    CHECK(!loom_raw_module_get_function(plain, "scale_by<float, 2>") && strstr(loom_last_error(), gfn) &&
+          strstr(loom_last_error(), "module's 0 name expressions"));
+    loom_raw_module_destroy(plain);
+    loom_raw_kernel *kf = loom_raw_module_get_function(mod, "scale_by<float, 2>");
+    loom_raw_kernel *ki = loom_raw_module_get_function(mod, "scale_by<int, 3>");
+    loom_raw_module_destroy(mod);
+    CHECK(kf && ki);
+    const int64_t n = 1000;
+    const unsigned grid[3] = {4, 1, 1}, block[3] = {256, 1, 1};
+    loom_array *yf = NULL, *yi = NULL;
+    CHECK(loom_raw_kernel_call(kf, grid, block, 0,
+                               (loom_array *[]){loom_sin(test_input(1, &n, LOOM_FLOAT32)), loom_scalar_int(n)}, 2,
+                               (int[]){0}, 1, &yf) == LOOM_OK);
+    CHECK(loom_raw_kernel_call(ki, grid, block, 0, (loom_array *[]){loom_arange(0, (double)n, 1, LOOM_INT32), loom_scalar_int(n)},
+                               2, (int[]){0}, 1, &yi) == LOOM_OK);
+    /* shared memory beyond what any device has is refused when recorded */
+    loom_array *big = NULL;
+    CHECK(loom_raw_kernel_call(kf, grid, block, (size_t)1 << 32, (loom_array *[]){yf, loom_scalar_int(n)}, 2,
+                               (int[]){0}, 1, &big) == LOOM_ERR_INVALID && !big);
+    CHECK_STR(loom_last_error(),
+              "loom_raw_kernel_call: 4294967296 bytes of dynamic shared memory: more than any device has");
+    loom_array *both[2] = {yf, yi};
+    loom_plan *p = test_plan(both, 2, true);
+    int found = 0;
+    for (int i = 0; p && i < p->nsteps; i++)
+        if (p->steps[i].kind == LOOM_STEP_KERNEL && p->steps[i].kernel.kind == LOOM_KERNEL_RAW)
+            found += strcmp(p->steps[i].kernel.name, names[0]) == 0 || strcmp(p->steps[i].kernel.name, names[1]) == 0;
+    CHECK_EQ_INT(found, 2);
+    loom__plan_free(p);
+    CHECK(test_compile_plan(both, 2, true, false) >= 3); /* sin, copies, both launches compile */
+    /* DOT names the launch by its expression, in a plain string label */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(f && loom_dump_dot(f, &yf, 1) == LOOM_OK);
+    if (f)
+        fclose(f);
+    CHECK(buf && strstr(buf, "scale_by<float, 2>"));
+    free(buf);
+    loom_raw_kernel_destroy(kf);
+    loom_raw_kernel_destroy(ki);
+    loom_clear_error();
+    loom_scope_end();
+}
+
 int main(void)
 {
     test_dtype_names();
@@ -557,7 +844,11 @@ int main(void)
     test_compiles_every_dtype();
     test_compile_error();
     test_reduction_kernels();
+    test_reduction_without_identity();
+    test_reduction_kernels_of_their_own();
+    test_loop_prep();
     test_dot();
     test_raw_kernels();
+    test_raw_name_expressions();
     return check_summary("test_ukernel");
 }

@@ -8,6 +8,8 @@
  * l2norm fused into one launch, a double reduce type, the identity on an empty axis. Raw
  * kernels: the seeds' grid-stride copy and naive matmul, graph replay, a refused launch. */
 #include "check.h"
+#include "ukernel_cases.h"
+#include "exec/exec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -360,8 +362,8 @@ static const char raw_source[] =
 
 /* The seeds' raw kernels: a grid-stride copy of 2^22 float32 (exact), a naive matmul of
  * 1000x1000 float32 against loom_matmul (within float32's summation bound); the second launch
- * of the same plan on new inputs replays its CUDA Graph; a launch CUDA refuses (too much
- * shared memory) fails at materialisation with the CUDA error. */
+ * of the same plan on new inputs replays its CUDA Graph; more shared memory than the device
+ * has fails at materialisation, naming the limit. */
 static void check_raw_kernels(void)
 {
     loom_raw_module *mod = loom_raw_module_create(raw_source, NULL);
@@ -410,13 +412,14 @@ static void check_raw_kernels(void)
         for (int i = 0; i < N * N; i++)
             bad += fabs(c[i] - ref[i]) > 2 * N * 0x1p-24 * mag[i];
     CHECK_EQ_INT(bad, 0);
-    /* 1 GiB of dynamic shared memory: CUDA refuses the launch when it is evaluated */
+    /* 1 GiB of dynamic shared memory: refused with the device's limit when it is evaluated */
     loom_array *D = NULL;
     CHECK(loom_raw_kernel_call(mm, (unsigned[]){1, 1, 1}, (unsigned[]){16, 16, 1}, (size_t)1 << 30,
                                (loom_array *[]){A, B, loom_empty(2, shape, LOOM_FLOAT32), loom_scalar_typed(N, LOOM_INT32)}, 4,
                                (int[]){2}, 1, &D) == LOOM_OK);
-    CHECK_EQ_INT(loom_eval(D), LOOM_ERR_CUDA);
-    CHECK(strstr(loom_last_error(), "loom_eval") != NULL);
+    CHECK_EQ_INT(loom_eval(D), LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "loom_eval: kernel matmul asks for 1073741824 bytes of dynamic shared memory") &&
+          strstr(loom_last_error(), "allows at most"));
     loom_scope_end();
     loom_raw_kernel_destroy(copy);
     loom_raw_kernel_destroy(mm);
@@ -425,6 +428,285 @@ static void check_raw_kernels(void)
     free(c);
     free(ref);
     free(mag);
+}
+
+/* A reduction kernel without an identity (my_max: "a > b ? a : b") on negative data, where a
+ * zero identity would show: rows, columns and 2^22 elements in several passes, against the
+ * exact maxima; an int32 argument takes the same code with T = int; an empty reduction is
+ * refused at the call. */
+static void check_reduction_without_identity(void)
+{
+    enum { R = 300, C = 1037, N = 1 << 22 };
+    float *x = malloc((size_t)N * sizeof *x);
+    int32_t *xi = malloc(R * C * sizeof *xi);
+    double *got = malloc((size_t)C * sizeof *got);
+    for (int i = 0; i < N; i++)
+        x[i] = (float)uniform(-4, -1);
+    for (int i = 0; i < R * C; i++)
+        xi[i] = -1 - (int32_t)uniform(0, 1e9);
+    loom_reduction_kernel *mx = loom_reduction_kernel_create("T x", "T y", "x", "a > b ? a : b", NULL, NULL,
+                                                             "my_max", NULL, NULL, NULL);
+    CHECK(mx != NULL);
+    loom_scope_begin();
+    loom_array *a = loom_asarray(x, LOOM_FLOAT32, 2, (int64_t[]){R, C});
+    loom_array *ai = loom_asarray(xi, LOOM_INT32, 2, (int64_t[]){R, C});
+    int bad = 0;
+    if (get_f64(loom_reduction_kernel_call(mx, &a, 1, (int[]){1}, 1, false), got, R))
+        for (int r = 0; r < R; r++) {
+            float ref = x[r * C];
+            for (int c = 1; c < C; c++)
+                ref = x[r * C + c] > ref ? x[r * C + c] : ref;
+            bad += got[r] != ref;
+        }
+    else
+        bad = -1;
+    CHECK_EQ_INT(bad, 0);
+    /* joined with a built-in max over the same rows (one kernel, two kinds of accumulator) */
+    bad = 0;
+    const uint64_t nl = launches(
+        loom_add(loom_reduction_kernel_call(mx, &a, 1, (int[]){1}, 1, false), loom_amax(a, (int[]){1}, 1, false)), got, R);
+    CHECK_EQ_INT(nl, 1);
+    for (int r = 0; r < R; r++) {
+        float ref = x[r * C];
+        for (int c = 1; c < C; c++)
+            ref = x[r * C + c] > ref ? x[r * C + c] : ref;
+        bad += got[r] != 2.0 * ref;
+    }
+    CHECK_EQ_INT(bad, 0);
+    bad = 0;
+    if (get_f64(loom_reduction_kernel_call(mx, &ai, 1, (int[]){0}, 1, false), got, C))
+        for (int c = 0; c < C; c++) {
+            int32_t ref = xi[c];
+            for (int r = 1; r < R; r++)
+                ref = xi[r * C + c] > ref ? xi[r * C + c] : ref;
+            bad += got[c] != ref;
+        }
+    else
+        bad = -1;
+    CHECK_EQ_INT(bad, 0);
+    const int64_t n = N;
+    loom_array *all = loom_reduction_kernel_call(mx, (loom_array *[]){loom_asarray(x, LOOM_FLOAT32, 1, &n)}, 1, NULL, 0, false);
+    float ref = x[0];
+    for (int i = 1; i < N; i++)
+        ref = x[i] > ref ? x[i] : ref;
+    CHECK(get_f64(all, got, 1) && got[0] == ref);
+    float none[1];
+    loom_array *e = loom_asarray(none, LOOM_FLOAT32, 2, (int64_t[]){0, 3});
+    CHECK(!loom_reduction_kernel_call(mx, &e, 1, (int[]){0}, 1, false) &&
+          strstr(loom_last_error(), "zero-size array to reduction operation my_max which has no identity"));
+    loom_scope_end();
+    loom_reduction_kernel_destroy(mx);
+    free(x);
+    free(xi);
+    free(got);
+}
+
+/* CuPy's argmax and max in one pass (cupy#1924): a struct reduce type, _J and two outputs, on
+ * rows and columns of float32 data with ties (values rounded to 1/8), against NumPy's argmax
+ * (the first index of the maximum) and max computed on the host; two sums of a scaled input
+ * (an identity and a weak scalar) over every axis, within float32's summation bound. */
+static void check_multi_output_reductions(void)
+{
+    enum { R = 300, C = 1037 };
+    float *x = malloc(R * C * sizeof *x);
+    double *idx = malloc(C * sizeof *idx), *val = malloc(C * sizeof *val);
+    for (int i = 0; i < R * C; i++)
+        x[i] = (float)(floor(uniform(-4, 4) * 8) / 8); /* 64 values: many ties */
+    loom_reduction_kernel *am = loom_reduction_kernel_create("T x", "int32 y, T z", "min_max_st(x, _J)", "my_argmax(a, b)",
+                                                             "y = a.index, z = a.value", NULL, "argmax_max",
+                                                             "min_max_st", MIN_MAX_PREAMBLE, NULL);
+    loom_reduction_kernel *ws = loom_reduction_kernel_create("T x, T s", "T y, T z", "x * s", "a + b",
+                                                             "y = a, z = a * 2", "0", "scaled_sums", NULL, NULL, NULL);
+    CHECK(am && ws);
+    loom_scope_begin();
+    loom_array *a = loom_asarray(x, LOOM_FLOAT32, 2, (int64_t[]){R, C});
+    for (int axis = 0; axis < 2; axis++) {
+        loom_array *o[2] = {NULL, NULL};
+        CHECK_EQ_INT(loom_reduction_kernel_call_many(am, &a, 1, &axis, 1, false, o, 2), LOOM_OK);
+        const int n = axis ? R : C, len = axis ? C : R;
+        int bad = 0;
+        if (get_f64(o[0], idx, n) && get_f64(o[1], val, n))
+            for (int k = 0; k < n; k++) {
+                int best = 0;
+                for (int j = 1; j < len; j++) /* np.argmax: the first index of the maximum */
+                    if (x[axis ? k * C + j : j * C + k] > x[axis ? k * C + best : best * C + k])
+                        best = j;
+                bad += idx[k] != best || val[k] != x[axis ? k * C + best : best * C + k];
+            }
+        else
+            bad = -1;
+        CHECK_EQ_INT(bad, 0);
+    }
+    loom_array *w[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_reduction_kernel_call_many(ws, (loom_array *[]){a, loom_scalar(0.5)}, 2, NULL, 0, false, w, 2),
+                 LOOM_OK);
+    double ref = 0, mag = 0, got[2];
+    for (int i = 0; i < R * C; i++) {
+        ref += 0.5 * x[i];
+        mag += fabs(0.5 * x[i]);
+    }
+    const double tol = 0x1p-24 * (R * C / 256.0 + 8 + 256) * mag; /* 256 strided partial sums, then a tree */
+    CHECK(get_f64(w[0], got, 1) && get_f64(w[1], got + 1, 1));
+    CHECK(fabs(got[0] - ref) <= tol && fabs(got[1] - 2 * ref) <= 2 * tol);
+    loom_scope_end();
+    loom_reduction_kernel_destroy(am);
+    loom_reduction_kernel_destroy(ws);
+    free(x);
+    free(idx);
+    free(val);
+}
+
+/* CuPy's loop_prep and after_loop: a constant of loop_prep used by the body with a weak scalar,
+ * and a raw array summed in loop_prep, the index i and _ind.size() in two outputs; exact
+ * float32 arithmetic (the same operations on the host, integer-valued sums). */
+static void check_loop_prep(void)
+{
+    enum { N = 10000, W = 37 };
+    float *x = malloc(N * sizeof *x), w[W];
+    double *got = malloc(N * sizeof *got), *got2 = malloc(N * sizeof *got2);
+    for (int k = 0; k < W; k++)
+        w[k] = (float)k;
+    loom_elementwise_kernel *scaled = loom_elementwise_kernel_create_ex("T x, T s", "T y", "y = x * scale + s;", "scaled",
+                                                                        NULL, NULL, "const T scale = (T)3;", NULL);
+    loom_elementwise_kernel *wsum = loom_elementwise_kernel_create_ex(
+        "raw T w, T x", "T y, T z", "y = x + total; z = (T)i + (T)_ind.size();", "plus_total", NULL, NULL,
+        "T total = 0; for (long long k = 0; k < w.size(); k++) total += w[k];", "(void)total;");
+    CHECK(scaled && wsum);
+    loom_scope_begin();
+    const int64_t n = N, nw = W;
+    loom_array *a = f32_input(1, &n, x, n);
+    int bad = 0;
+    if (get_f64(loom_elementwise_kernel_call(scaled, (loom_array *[]){a, loom_scalar(0.5)}, 2), got, n))
+        for (int i = 0; i < N; i++) {
+            float r = x[i] * 3.0f;
+            r = r + 0.5f;
+            bad += got[i] != r;
+        }
+    else
+        bad = -1;
+    CHECK_EQ_INT(bad, 0);
+    loom_array *o[2] = {NULL, NULL};
+    CHECK_EQ_INT(loom_elementwise_kernel_call_many(wsum, (loom_array *[]){loom_asarray(w, LOOM_FLOAT32, 1, &nw), a}, 2, o, 2),
+                 LOOM_OK);
+    bad = 0;
+    if (get_f64(o[0], got, n) && get_f64(o[1], got2, n))
+        for (int i = 0; i < N; i++)
+            bad += got[i] != (float)(x[i] + 666.0f) || got2[i] != (float)i + (float)N;
+    else
+        bad = -1;
+    CHECK_EQ_INT(bad, 0);
+    loom_scope_end();
+    loom_elementwise_kernel_destroy(scaled);
+    loom_elementwise_kernel_destroy(wsum);
+    free(x);
+    free(got);
+    free(got2);
+}
+
+/* Dynamic shared memory above 48 KiB (64 KiB: each block reverses 16384 floats through it),
+ * launched directly and replayed from the plan's graph, and at the exact opt-in limit. */
+static void check_large_shared_memory(void)
+{
+    static const char src[] =
+        "extern \"C\" __global__ void block_reverse(const float *x, float *y, int chunk)\n"
+        "{\n"
+        "    extern __shared__ float buf[];\n"
+        "    const float *in = x + (long long)blockIdx.x * chunk;\n"
+        "    for (int j = threadIdx.x; j < chunk; j += blockDim.x) buf[j] = in[j];\n"
+        "    __syncthreads();\n"
+        "    for (int j = threadIdx.x; j < chunk; j += blockDim.x)\n"
+        "        y[(long long)blockIdx.x * chunk + j] = buf[chunk - 1 - j];\n"
+        "}\n";
+    loom_raw_kernel *k = loom_raw_kernel_create(src, "block_reverse", NULL);
+    enum { CHUNK = 16384, BLOCKS = 64 };
+    const int64_t n = (int64_t)CHUNK * BLOCKS;
+    float *x = malloc((size_t)n * sizeof *x);
+    double *got = malloc((size_t)n * sizeof *got);
+    for (int run = 0; run < 2; run++) {
+        loom_scope_begin();
+        loom_array *y = NULL;
+        CHECK(loom_raw_kernel_call(k, (unsigned[]){BLOCKS, 1, 1}, (unsigned[]){1024, 1, 1}, CHUNK * sizeof(float),
+                                   (loom_array *[]){f32_input(1, &n, x, n), loom_empty(1, &n, LOOM_FLOAT32),
+                                                    loom_scalar_typed(CHUNK, LOOM_INT32)},
+                                   3, (int[]){1}, 1, &y) == LOOM_OK);
+        int bad = 0;
+        if (get_f64(y, got, n))
+            for (int64_t i = 0; i < n; i++)
+                bad += got[i] != x[i / CHUNK * CHUNK + CHUNK - 1 - i % CHUNK];
+        else
+            bad = -1;
+        CHECK_EQ_INT(bad, 0);
+        loom_scope_end();
+    }
+    /* the opt-in limit itself works; one byte more is refused with the limit in the message */
+    const loom__device_props *props = loom__device_props_get("test", 0);
+    CHECK(props && props->smem_per_block_optin > 48 * 1024);
+    loom_scope_begin();
+    const int64_t m = props ? (int64_t)(props->smem_per_block_optin / sizeof(float)) : 1024;
+    loom_array *y = NULL, *z = NULL;
+    loom_array *xm = f32_input(1, &m, x, m < n ? m : n); /* m fits in x: 227 KiB < 4 MiB */
+    CHECK(loom_raw_kernel_call(k, (unsigned[]){1, 1, 1}, (unsigned[]){1024, 1, 1}, (size_t)m * sizeof(float),
+                               (loom_array *[]){xm, loom_empty(1, &m, LOOM_FLOAT32), loom_scalar_typed((double)m, LOOM_INT32)},
+                               3, (int[]){1}, 1, &y) == LOOM_OK);
+    int bad = 0;
+    if (get_f64(y, got, m))
+        for (int64_t i = 0; i < m; i++)
+            bad += got[i] != x[m - 1 - i];
+    else
+        bad = -1;
+    CHECK_EQ_INT(bad, 0);
+    CHECK(loom_raw_kernel_call(k, (unsigned[]){1, 1, 1}, (unsigned[]){1024, 1, 1}, (size_t)m * sizeof(float) + 1,
+                               (loom_array *[]){xm, loom_empty(1, &m, LOOM_FLOAT32), loom_scalar_typed((double)m, LOOM_INT32)},
+                               3, (int[]){1}, 1, &z) == LOOM_OK);
+    CHECK_EQ_INT(loom_eval(z), LOOM_ERR_INVALID);
+    CHECK(strstr(loom_last_error(), "dynamic shared memory") && strstr(loom_last_error(), "allows at most"));
+    loom_scope_end();
+    loom_raw_kernel_destroy(k);
+    free(x);
+    free(got);
+}
+
+/* CuPy's name_expressions: two instantiations of one templated kernel of a module. */
+static void check_name_expressions(void)
+{
+    static const char src[] = "template <typename T, int N>\n"
+                              "__global__ void scale_by(T *y, long long n)\n"
+                              "{ long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; if (i < n) y[i] *= N; }\n";
+    const char *names[] = {"scale_by<float, 2>", "scale_by<int, 3>"};
+    loom_raw_module *mod = loom_raw_module_create_ex(src, NULL, names, 2);
+    loom_raw_kernel *kf = loom_raw_module_get_function(mod, names[0]);
+    loom_raw_kernel *ki = loom_raw_module_get_function(mod, names[1]);
+    loom_raw_module_destroy(mod);
+    CHECK(kf && ki);
+    enum { N = 5000 };
+    const int64_t n = N;
+    float *x = malloc(N * sizeof *x);
+    double *got = malloc(N * sizeof *got);
+    loom_scope_begin();
+    loom_array *yf = NULL, *yi = NULL;
+    const unsigned grid[3] = {(N + 255) / 256, 1, 1}, block[3] = {256, 1, 1};
+    CHECK(loom_raw_kernel_call(kf, grid, block, 0, (loom_array *[]){f32_input(1, &n, x, n), loom_scalar_int(n)}, 2,
+                               (int[]){0}, 1, &yf) == LOOM_OK);
+    CHECK(loom_raw_kernel_call(ki, grid, block, 0,
+                               (loom_array *[]){loom_arange(-2000, 3000, 1, LOOM_INT32), loom_scalar_int(n)}, 2,
+                               (int[]){0}, 1, &yi) == LOOM_OK);
+    int bad = 0;
+    if (get_f64(yf, got, n))
+        for (int i = 0; i < N; i++)
+            bad += got[i] != 2.0 * x[i];
+    else
+        bad = -1;
+    if (get_f64(yi, got, n))
+        for (int i = 0; i < N; i++)
+            bad += got[i] != 3.0 * (i - 2000);
+    else
+        bad = -1;
+    CHECK_EQ_INT(bad, 0);
+    loom_scope_end();
+    loom_raw_kernel_destroy(kf);
+    loom_raw_kernel_destroy(ki);
+    free(x);
+    free(got);
 }
 
 int main(void)
@@ -444,6 +726,11 @@ int main(void)
     check_fusion();
     check_reduction_kernels();
     check_raw_kernels();
+    check_reduction_without_identity();
+    check_multi_output_reductions();
+    check_loop_prep();
+    check_large_shared_memory();
+    check_name_expressions();
     CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
     return check_summary("gpu_test_ukernel");
 }
