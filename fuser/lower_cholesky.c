@@ -18,7 +18,7 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     int64_t n = a->shape[a->ndim - 1], batch = a->size / (n * n);
     if (loom__lower_copy_in(b, fn, w, a, v->buffer, 0))
         return -1;
-    bool many = batch > 1 && n <= LOOM_POTRF_BATCHED_MAX_N;
+    bool many = loom__plan_linalg_batched(b, batch, n, LOOM_POTRF_BATCHED_MAX_N);
     int call = loom__plan_next_step(b) + many; /* after the pointer kernel (batched) */
     int info = loom__plan_check(b, fn, "loom_linalg_cholesky", LOOM_FAIL_NOT_POSITIVE, batch);
     int64_t stride = n * n * (int64_t)loom_dtype_size((loom_dtype)a->dtype);

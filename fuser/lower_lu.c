@@ -11,11 +11,6 @@ static const char *const user_fn[] = {
     [LOOM_LU_NO_CHECK] = NULL, [LOOM_LU_INV] = "loom_linalg_inv",
     [LOOM_LU_SOLVE] = "loom_linalg_solve", [LOOM_LU_MATRIX_POWER] = "loom_linalg_matrix_power"};
 
-static bool batched(int64_t n, int64_t batch)
-{
-    return batch > 1 && n <= LOOM_LU_BATCHED_MAX_N;
-}
-
 static int matrix_shape(const loom_array *a, int64_t *n, int64_t *batch)
 {
     *n = a->shape[a->ndim - 1];
@@ -37,7 +32,7 @@ static int lower_lu(const char *fn, loom_plan_builder *b, const loom_walk *w, co
     if (loom__lower_copy_in(b, fn, w, a, v->buffer, lu_at))
         return -1;
     const char *user = user_fn[m->param.multi.lu.user];
-    bool many = batched(n, batch);
+    bool many = loom__plan_linalg_batched(b, batch, n, LOOM_LU_BATCHED_MAX_N);
     /* the kernel writing pointers (batched), then the call */
     int call = loom__plan_next_step(b) + many;
     int info = user ? loom__plan_check(b, fn, user, LOOM_FAIL_SINGULAR, batch)
@@ -77,7 +72,7 @@ static int lower_solve(const char *fn, loom_plan_builder *b, const loom_walk *w,
     int lu_buf = w->v[loom__walk_at(w, lu)].buffer, piv_buf = w->v[loom__walk_at(w, piv)].buffer;
     if (loom__lower_copy_in(b, fn, w, bt, v->buffer, 0))
         return -1;
-    bool many = batched(n, batch);
+    bool many = loom__plan_linalg_batched(b, batch, n, LOOM_LU_BATCHED_MAX_N);
     int64_t item = (int64_t)loom_dtype_size((loom_dtype)x->dtype);
     int call = loom__plan_next_step(b) + 2 * many;
     int a_ptrs = -1, b_ptrs = -1, info = -1;

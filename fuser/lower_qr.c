@@ -71,7 +71,8 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     if (loom__lower_copy_in(b, fn, w, a, v->buffer, args.h_at))
         return -1;
     /* batched for stacks of small tall or square matrices (wide ones, m < n, loop) */
-    bool many = args.batch > 1 && rows <= LOOM_GEQRF_BATCHED_MAX_N && cols <= rows;
+    bool many = cols <= rows &&
+                loom__plan_linalg_batched(b, args.batch, rows, LOOM_GEQRF_BATCHED_MAX_N);
     if (many && geqrf_batched(fn, b, &args, v->buffer, m))
         return -1;
     /* the per-matrix calls' status word (parameter errors only) */

@@ -358,6 +358,9 @@ typedef struct loom_fuse_options {
      * device (CPU tests): workspaces are then empty. Returns LOOM_OK or an error code. */
     int (*workspace_query)(const char *fn, const loom_libcall *l, int device, size_t *bytes);
     int fft_callbacks;  /* LOOM_FFT_CALLBACKS: 1 batched transforms, 0 never, -1 the table */
+    /* LOOM_LINALG_BATCHED=0: stacks of small matrices take the per-matrix routines instead of
+     * the batched ones (getrf, potrf, geqrf, syevd), to measure what batching gains. */
+    bool linalg_loop;
 } loom_fuse_options;
 
 
@@ -398,6 +401,10 @@ int loom__plan_pointer_array(loom_plan_builder *b, const char *fn, int buffer, s
                              int64_t stride, int64_t batch, int last_use);
 /* The index the next appended step will have. */
 int loom__plan_next_step(const loom_plan_builder *b);
+/* Whether a stack of batch matrices of order n takes a batched routine of order at most max_n:
+ * more than one matrix, small enough, and LOOM_LINALG_BATCHED not 0. */
+bool loom__plan_linalg_batched(const loom_plan_builder *b, int64_t batch, int64_t n,
+                               int64_t max_n);
 /* Adds a scratch buffer (role LOOM_BUF_TEMP, no node) of bytes, written by step producer and
  * last read by step last_use; returns its index, or -1 with the error recorded under fn. */
 int loom__plan_scratch(loom_plan_builder *b, const char *fn, size_t bytes, int producer,

@@ -1,6 +1,7 @@
 /* numpy.linalg's functions composed from the decompositions, as NumPy 2 writes them
  * (docs/linalg.md, "Composed functions"): matrix_rank, pinv and cond from the singular values
- * (hermitian=True: from eigh) or the inverse, tensorinv and tensorsolve from inv and solve. They record graphs only. */
+ * (hermitian=True: from eigh) or the inverse, tensorinv and tensorsolve from inv and solve.
+ * They record graphs only. */
 #include "linalg.h"
 #include "reduce.h"
 

@@ -9,6 +9,7 @@
 #include "inputs.h"
 #include "plans.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int count(const loom_plan *p, loom_step_kind kind, int routine)
@@ -184,6 +185,33 @@ static void test_cholesky_looped_plan(void)
     loom_scope_end();
 }
 
+/* LOOM_LINALG_BATCHED=0: stacks of small matrices take the per-matrix routines. */
+static void test_batched_switch(void)
+{
+    loom_scope_begin();
+    setenv("LOOM_LINALG_BATCHED", "0", 1);
+    loom_fuse_options o = loom__fuse_options_default();
+    unsetenv("LOOM_LINALG_BATCHED");
+    CHECK(o.linalg_loop && !loom__fuse_options_default().linalg_loop);
+    loom_array *a = test_input(3, (int64_t[]){6, 4, 4}, LOOM_FLOAT64), *w, *v, *q, *r;
+    CHECK_EQ_INT(loom_linalg_eigh(a, &w, &v), LOOM_OK);
+    CHECK_EQ_INT(loom_linalg_qr(a, "reduced", &q, &r), LOOM_OK);
+    loom_array *outs[6] = {loom_linalg_cholesky(a), w, v, q, r, loom_linalg_inv(a)};
+    const int looped[4] = {LOOM_LIB_CUSOLVER_POTRF, LOOM_LIB_CUSOLVER_SYEVD,
+                           LOOM_LIB_CUSOLVER_GEQRF, LOOM_LIB_CUSOLVER_GETRF};
+    const int batched[4] = {LOOM_LIB_CUSOLVER_POTRF_BATCHED, LOOM_LIB_CUSOLVER_SYEVJ_BATCHED,
+                            LOOM_LIB_CUBLAS_GEQRF_BATCHED, LOOM_LIB_CUBLAS_GETRF_BATCHED};
+    loom_plan *p = loom__plan_build("test", outs, 6, &o);
+    for (int i = 0; i < 4; i++)
+        CHECK(library_step(p, looped[i]) && !library_step(p, batched[i]));
+    loom__plan_free(p);
+    p = test_plan(outs, 6, true);
+    for (int i = 0; i < 4; i++)
+        CHECK(!library_step(p, looped[i]) && library_step(p, batched[i]));
+    loom__plan_free(p);
+    loom_scope_end();
+}
+
 /* eigh of stacks of tiny matrices: one syevjBatched call (an eager step, as syevd); one
  * matrix, or stacks of larger ones: syevd. */
 static void test_eigh_routines(void)
@@ -238,6 +266,7 @@ int main(void)
     test_cholesky_plan();
     test_cholesky_looped_plan();
     test_eigh_routines();
+    test_batched_switch();
     test_triangles();
     return check_summary("test_linalg");
 }

@@ -2,9 +2,9 @@
  * A v = v diag(w), orthonormal v and ascending w; cholesky's L L^H = A with a zero upper
  * triangle (U^H U = A for upper); both UPLO triangles; stacks (both sides of the batched
  * routines' orders: syevjBatched, potrfBatched), 1x1 and empty matrices; every dtype; a
- * cholesky replay is one graph launch. A matrix that is not positive definite: loom_eval returns without waiting, and reading
- * the result (or a value computed from it) reports LOOM_ERR_LINALG naming the matrix. Skips
- * (77) without a device. */
+ * cholesky replay is one graph launch. A matrix that is not positive definite: loom_eval
+ * returns without waiting, and reading the result (or a value computed from it) reports
+ * LOOM_ERR_LINALG naming the matrix. Skips (77) without a device. */
 #define _POSIX_C_SOURCE 200809L
 #include "reduce_host.h"
 
@@ -250,6 +250,35 @@ static void check_cholesky_replay(int64_t batch, int64_t n)
     loom_scope_end();
 }
 
+/* The batched routines agree with the per-matrix ones (LOOM_LINALG_BATCHED=0) on a stack:
+ * cholesky's factors and eigh's eigenvalues. */
+static void check_batched_matches_looped(void)
+{
+    loom_scope_begin();
+    enum { B = 20, N = 6 };
+    double complex h[B * N * N];
+    loom_array *a = hermitian(LOOM_FLOAT64, B, N, true, false, h);
+    hdata got[2][2] = {{{0}}};
+    bool ok = true;
+    for (int looped = 0; looped < 2; looped++) {
+        if (looped)
+            setenv("LOOM_LINALG_BATCHED", "0", 1);
+        ok &= fetch(loom_linalg_cholesky(a), &got[looped][0], "cholesky batched/looped");
+        ok &= fetch(loom_linalg_eigvalsh(a), &got[looped][1], "eigvalsh batched/looped");
+        unsetenv("LOOM_LINALG_BATCHED");
+    }
+    for (int k = 0; ok && k < 2; k++) {
+        double worst = 0;
+        for (int64_t i = 0; i < got[0][k].n && got[0][k].n == got[1][k].n; i++)
+            worst = fmax(worst, fabs(got[0][k].re[i] - got[1][k].re[i]));
+        /* entries of order N (B B^T + N I): agreement to rounding */
+        CHECK(got[0][k].n == got[1][k].n && worst <= 64 * N * N * eps_of(LOOM_FLOAT64));
+    }
+    for (int k = 0; k < 4; k++)
+        hdata_free(&got[k / 2][k % 2]);
+    loom_scope_end();
+}
+
 static void run_all(void)
 {
     static const loom_dtype dts[] = {LOOM_FLOAT32, LOOM_FLOAT64, LOOM_COMPLEX64, LOOM_COMPLEX128};
@@ -272,6 +301,7 @@ static void run_all(void)
     }
     check_cholesky_replay(1, 40);
     check_cholesky_replay(30, 6);
+    check_batched_matches_looped();
     check_numpy_values();
     check_empty();
     check_not_positive_definite();
