@@ -363,9 +363,10 @@ static loom_array *qr_r(loom_array *const *in)
     return loom_linalg_qr(in[0], "r", NULL, &r) == LOOM_OK ? r : NULL;
 }
 
-/* Stacks of 10000 8x8 float32 matrices (no peer: Loom's batched routines against its own
- * per-matrix ones, LOOM_LINALG_BATCHED=0, set around the second run of each): chol_batch8
- * (potrfBatched), eigh_batch8 (syevjBatched), qr_batch8 (mode 'r': geqrfBatched). */
+/* Stacks of 10000 8x8 float32 matrices (no peer: Loom's batched routines against what it
+ * takes without them, LOOM_LINALG_BATCHED=0, set around the second run of each): chol_batch8
+ * (potrfBatched; else potrf per matrix), eigh_batch8 (syevjBatched; else XsyevBatched),
+ * qr_batch8 (mode 'r': geqrfBatched; else geqrf per matrix). */
 static int bench_batched(int argc, char **argv)
 {
     static const char *const names[3][2] = {{"chol_batch8", "chol_batch8_looped"},
