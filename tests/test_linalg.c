@@ -6,6 +6,7 @@
  * each takes by size: potrfBatched / syevjBatched for stacks of small matrices, potrf (its
  * workspace in the plan, captured) or syevd otherwise. */
 #include "check.h"
+#include "fuser/walk.h"
 #include "inputs.h"
 #include "plans.h"
 
@@ -209,6 +210,19 @@ static void test_batched_switch(void)
     for (int i = 0; i < 4; i++)
         CHECK(!library_step(p, looped[i]) && library_step(p, batched[i]));
     loom__plan_free(p);
+    /* the setting is part of the plan-cache key: a cached batched plan is not reused */
+    loom_walk walk;
+    char *key[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    loom_fuse_options both[2] = {loom__fuse_options_default(), o};
+    if (loom__walk_build("test", &walk, outs, 1) == 0) {
+        for (int i = 0; i < 2; i++)
+            CHECK_EQ_INT(loom__plan_key(&walk, &both[i], &key[i], &len[i]), 0);
+        loom__walk_free(&walk);
+    }
+    CHECK(key[0] && key[1] && (len[0] != len[1] || memcmp(key[0], key[1], len[0]) != 0));
+    free(key[0]);
+    free(key[1]);
     loom_scope_end();
 }
 
