@@ -6,7 +6,8 @@
  *                                   sum_cols small64 ones2GB randn64M x_plus_randn matmul32
  *                                   matmul64_10k matmul_relu_bias bmm64 ewk_sum fft16M
  *                                   fft_rows_scale rfft_power take64M concat compile
- *                                   disk_load;
+ *                                   disk_load svd1k eigh1k solve4k inv4k inv_batch8
+ *                                   chol_batch8 eigh_batch8 qr_batch8;
  *                                   fft_rows_scale also runs as fft_rows_scale_cb, its scale in a
  *                                   cuFFT store callback)
  * --cupyx adds, after the line of each workload but compile and disk_load, loom_benchmark's
@@ -355,6 +356,45 @@ static loom_array *eigh_all(loom_array *const *in)
     return loom_eval_many(outs, 2) == LOOM_OK ? w : NULL;
 }
 
+static loom_array *cholesky(loom_array *const *in) { return loom_linalg_cholesky(in[0]); }
+static loom_array *qr_r(loom_array *const *in)
+{
+    loom_array *r = NULL;
+    return loom_linalg_qr(in[0], "r", NULL, &r) == LOOM_OK ? r : NULL;
+}
+
+/* Stacks of 10000 8x8 float32 matrices (no peer: Loom's batched routines against what it
+ * takes without them, LOOM_LINALG_BATCHED=0, set around the second run of each): chol_batch8
+ * (potrfBatched; else potrf per matrix), eigh_batch8 (syevjBatched; else XsyevBatched),
+ * qr_batch8 (mode 'r': geqrfBatched; else geqrf per matrix). */
+static int bench_batched(int argc, char **argv)
+{
+    static const char *const names[3][2] = {{"chol_batch8", "chol_batch8_looped"},
+                                            {"eigh_batch8", "eigh_batch8_looped"},
+                                            {"qr_batch8", "qr_batch8_looped"}};
+    loom_array *(*const build[3])(loom_array *const *) = {cholesky, eigh_all, qr_r};
+    int bad = 0;
+    for (int i = 0; i < 3; i++) {
+        if (!wanted(argc, argv, names[i][0]))
+            continue;
+        /* a a^T + 8 I: symmetric positive definite */
+        loom_array *a = well_conditioned(LOOM_FLOAT32, 10000, 8);
+        loom_scope_begin();
+        loom_array *spd = loom_keep(loom_matmul(a, loom_swapaxes(a, -1, -2)));
+        loom_scope_end();
+        loom_eval(spd);
+        for (int looped = 0; looped < 2; looped++) {
+            if (looped)
+                setenv("LOOM_LINALG_BATCHED", "0", 1);
+            bad |= time_workload(names[i][looped], build[i], &spd, 4.0 * 10000 * 64);
+            unsetenv("LOOM_LINALG_BATCHED");
+        }
+        loom_release(spd);
+        loom_release(a);
+    }
+    return bad;
+}
+
 /* svd1k (1000^2 float64, full U, S, Vt), eigh1k (a + a^T, 1000^2 float64), solve4k, inv4k
  * (4096^2 float64) and inv_batch8 (10000 8x8 float32) */
 static int bench_lu(int argc, char **argv)
@@ -389,7 +429,7 @@ static int bench_lu(int argc, char **argv)
         bad |= time_workload("inv_batch8", inv, &a, 8.0 * 10000 * 64);
         loom_release(a);
     }
-    return bad;
+    return bad | bench_batched(argc, argv);
 }
 
 /* The FFT workloads of the peers' library script (fft16M is CuPy's, in peer_bench.py). */

@@ -167,16 +167,18 @@ int loom__cublas_gemm(const char *fn, const loom_libcall *l, int device, void *c
     return rc;
 }
 
-/* ---- batched LU of stacks of small matrices: cublas<t>getrfBatched / getrsBatched over the
- * pointer arrays the plan's kernels wrote ---- */
+/* ---- batched LU and QR of stacks of small matrices: cublas<t>getrfBatched / getrsBatched /
+ * geqrfBatched over the pointer arrays the plan's kernels wrote ---- */
 
-/* The handle on st, with no workspace: a GEMM's workspace may belong to a finished plan. */
-static int batched_handle(const char *fn, const loom_lu_args *u, int device, cudaStream_t st,
-                          device_blas **d)
+/* The handle on st, with no workspace: a GEMM's workspace may belong to a finished plan.
+ * fits: the call's sizes fit cuBLAS's 32-bit arguments (else LOOM_ERR_UNSUPPORTED naming
+ * what, with batch matrices). */
+static int batched_handle(const char *fn, bool fits, const char *what, int64_t batch,
+                          int device, cudaStream_t st, device_blas **d)
 {
-    if (u->n > INT_MAX || u->nrhs > INT_MAX || u->batch > INT_MAX) {
+    if (!fits) {
         loom__error(LOOM_ERR_UNSUPPORTED, fn, "a stack of %lld matrices is beyond cuBLAS's "
-                    "32-bit batched LU routines", (long long)u->batch);
+                    "32-bit batched %s routines", (long long)batch, what);
         return LOOM_ERR_UNSUPPORTED;
     }
     int rc = device_get(fn, device, d);
@@ -188,12 +190,17 @@ static int batched_handle(const char *fn, const loom_lu_args *u, int device, cud
     return rc;
 }
 
+static bool lu_fits(const loom_lu_args *u)
+{
+    return u->n <= INT_MAX && u->nrhs <= INT_MAX && u->batch <= INT_MAX;
+}
+
 int loom__cublas_getrf_batched(const char *fn, const loom_libcall *l, int device,
                                void *const *addr, cudaStream_t st)
 {
     const loom_lu_args *u = &l->args.lu;
     device_blas *d;
-    int rc = batched_handle(fn, u, device, st, &d);
+    int rc = batched_handle(fn, lu_fits(u), "LU", u->batch, device, st, &d);
     if (rc)
         return rc;
     void *A = loom__lib_operand(l, addr, 0);
@@ -210,7 +217,7 @@ int loom__cublas_getrs_batched(const char *fn, const loom_libcall *l, int device
 {
     const loom_lu_args *u = &l->args.lu;
     device_blas *d;
-    int rc = batched_handle(fn, u, device, st, &d);
+    int rc = batched_handle(fn, lu_fits(u), "LU", u->batch, device, st, &d);
     if (rc)
         return rc;
     void *A = loom__lib_operand(l, addr, 0), *B = loom__lib_operand(l, addr, 2);
@@ -223,6 +230,30 @@ int loom__cublas_getrs_batched(const char *fn, const loom_libcall *l, int device
     rc = loom__cublas_check(s, fn, "cublas<t>getrsBatched");
     if (rc == LOOM_OK && info != 0) {
         loom__error(LOOM_ERR_INVALID, fn, "internal error: cublas<t>getrsBatched rejected "
+                    "argument %d", -info);
+        rc = LOOM_ERR_INVALID;
+    }
+    return rc;
+}
+
+/* QR of a stack of small matrices: R and the reflectors in place, tau beside them. */
+int loom__cublas_geqrf_batched(const char *fn, const loom_libcall *l, int device,
+                               void *const *addr, cudaStream_t st)
+{
+    const loom_qr_args *q = &l->args.qr;
+    device_blas *d;
+    bool fits = q->m <= INT_MAX && q->n <= INT_MAX && q->batch <= INT_MAX;
+    int rc = batched_handle(fn, fits, "QR", q->batch, device, st, &d);
+    if (rc)
+        return rc;
+    void *A = loom__lib_operand(l, addr, 0), *tau = loom__lib_operand(l, addr, 1);
+    int m = (int)q->m, n = (int)q->n, batch = (int)q->batch, info = 0;
+    cublasStatus_t s;
+    LOOM__TYPED_CALL(s, q->dtype, cublas, geqrfBatched, geqrfBatched, d->handle, m, n, A, m, tau,
+                     &info, batch);
+    rc = loom__cublas_check(s, fn, "cublas<t>geqrfBatched");
+    if (rc == LOOM_OK && info != 0) {
+        loom__error(LOOM_ERR_INVALID, fn, "internal error: cublas<t>geqrfBatched rejected "
                     "argument %d", -info);
         rc = LOOM_ERR_INVALID;
     }

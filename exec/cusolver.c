@@ -14,6 +14,7 @@ typedef struct device_solver {
     cusolverDnHandle_t handle;
     cusolverDnParams_t params;
     gesvdjInfo_t gesvdj; /* made at the first gesvdj call (evaluations are serialised) */
+    syevjInfo_t syevj;   /* likewise, at the first syevjBatched call */
 } device_solver;
 
 static device_solver devices[LOOM__MAX_DEVICES];
@@ -175,32 +176,127 @@ int loom__cusolver_syevd(const char *fn, const loom_libcall *l, int device, void
     return rc;
 }
 
+/* ---- cholesky: potrf per matrix (legacy 32-bit API, workspace in the plan), potrfBatched
+ * over a pointer array for stacks of small matrices ---- */
+
+static int potrf_sizes_fit(const char *fn, const loom_potrf_args *f)
+{
+    if (f->n <= INT_MAX)
+        return LOOM_OK;
+    loom__error(LOOM_ERR_UNSUPPORTED, fn, "matrices of order %lld are beyond cuSOLVER's 32-bit "
+                "cholesky routines", (long long)f->n);
+    return LOOM_ERR_UNSUPPORTED;
+}
+
+static cublasFillMode_t potrf_uplo(const loom_potrf_args *f)
+{
+    return f->upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+}
+
+int loom__cusolver_potrf_workspace(const char *fn, const loom_libcall *l, int device,
+                                   size_t *bytes)
+{
+    const loom_potrf_args *f = &l->args.potrf;
+    device_solver *d;
+    int lwork = 0, rc = potrf_sizes_fit(fn, f);
+    if (rc || (rc = device_get(fn, device, &d)))
+        return rc;
+    int n = (int)f->n;
+    cusolverStatus_t st;
+    LOOM__TYPED_CALL(st, f->dtype, cusolverDn, potrf_bufferSize, potrf_bufferSize, d->handle,
+                     potrf_uplo(f), n, NULL, n, &lwork);
+    *bytes = (size_t)(lwork > 0 ? lwork : 0) * loom_dtype_size((loom_dtype)f->dtype);
+    return solver_check(st, fn, "cusolverDn<t>potrf_bufferSize");
+}
+
 int loom__cusolver_potrf(const char *fn, const loom_libcall *l, int device, void *const *addr,
                          cudaStream_t st)
 {
     const loom_potrf_args *f = &l->args.potrf;
     device_solver *d;
-    int rc = solver_on(fn, device, st, &d);
-    if (rc)
+    size_t needed = 0;
+    int rc = potrf_sizes_fit(fn, f);
+    if (rc || (rc = solver_on(fn, device, st, &d)) ||
+        (rc = loom__cusolver_potrf_workspace(fn, l, device, &needed)))
         return rc;
-    cublasFillMode_t uplo = f->upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-    cudaDataType_t t = data_type((loom_dtype)f->dtype);
+    if (needed > l->workspace_bytes) {
+        loom__error(LOOM_ERR_INVALID, fn, "internal error: potrf needs %zu bytes of workspace, "
+                    "the plan has %zu", needed, l->workspace_bytes);
+        return LOOM_ERR_INVALID;
+    }
+    size_t item = loom_dtype_size((loom_dtype)f->dtype);
+    void *ws = l->workspace >= 0 ? addr[l->workspace] : NULL;
     char *A = loom__lib_operand(l, addr, 0);
     int *info = loom__lib_operand(l, addr, 1);
-    size_t dev_bytes = 0, host_bytes = 0, item = loom_dtype_size((loom_dtype)f->dtype);
-    rc = solver_check(cusolverDnXpotrf_bufferSize(d->handle, d->params, uplo, f->n, t, A, f->n, t,
-                                                  &dev_bytes, &host_bytes),
-                      fn, "cusolverDnXpotrf_bufferSize");
-    workspace ws;
-    if (rc || (rc = workspace_get(fn, device, dev_bytes, host_bytes, &ws)))
+    int n = (int)f->n, lwork = (int)(l->workspace_bytes / item);
+    for (int64_t b = 0; rc == LOOM_OK && b < f->batch; b++) {
+        void *Ab = A + (size_t)(b * f->n * f->n) * item;
+        cusolverStatus_t s;
+        LOOM__TYPED_CALL(s, f->dtype, cusolverDn, potrf, potrf, d->handle, potrf_uplo(f), n, Ab,
+                         n, ws, lwork, info + b);
+        rc = solver_check(s, fn, "cusolverDn<t>potrf");
+    }
+    return rc;
+}
+
+int loom__cusolver_potrf_batched(const char *fn, const loom_libcall *l, int device,
+                                 void *const *addr, cudaStream_t st)
+{
+    const loom_potrf_args *f = &l->args.potrf;
+    device_solver *d;
+    int rc = potrf_sizes_fit(fn, f);
+    if (rc || (rc = solver_on(fn, device, st, &d)))
         return rc;
-    for (int64_t b = 0; rc == LOOM_OK && b < f->batch; b++)
-        rc = solver_check(cusolverDnXpotrf(d->handle, d->params, uplo, f->n, t,
-                                           A + (size_t)(b * f->n * f->n) * item, f->n, t,
-                                           ws.device->ptr, dev_bytes, ws.host, host_bytes,
-                                           info + b),
-                          fn, "cusolverDnXpotrf");
-    workspace_put(&ws);
+    void **ptrs = loom__lib_operand(l, addr, 0);
+    int *info = loom__lib_operand(l, addr, 1);
+    int n = (int)f->n;
+    /* batchSize is an int: longer stacks in chunks of the pointer array */
+    for (int64_t b = 0; rc == LOOM_OK && b < f->batch; b += INT_MAX) {
+        int count = f->batch - b < INT_MAX ? (int)(f->batch - b) : INT_MAX;
+        cusolverStatus_t s;
+        LOOM__TYPED_CALL(s, f->dtype, cusolverDn, potrfBatched, potrfBatched, d->handle,
+                         potrf_uplo(f), n, (void *)(ptrs + b), n, info + b, count);
+        rc = solver_check(s, fn, "cusolverDn<t>potrfBatched");
+    }
+    return rc;
+}
+
+/* ---- eigh of stacks of tiny matrices: syevjBatched (Jacobi; eigenvalues ascending) ---- */
+
+int loom__cusolver_syevj_batched(const char *fn, const loom_libcall *l, int device,
+                                 void *const *addr, cudaStream_t st)
+{
+    const loom_eigh_args *e = &l->args.eigh;
+    device_solver *d;
+    int rc = solver_on(fn, device, st, &d);
+    if (rc == LOOM_OK && !d->syevj)
+        rc = solver_check(cusolverDnCreateSyevjInfo(&d->syevj), fn, "creating syevj parameters");
+    if (rc)
+        return rc;
+    cusolverEigMode_t jobz = e->vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    cublasFillMode_t uplo = e->upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    size_t item = loom_dtype_size((loom_dtype)e->dtype);
+    size_t witem = loom__is_complex((loom_dtype)e->dtype) ? item / 2 : item;
+    char *A = loom__lib_operand(l, addr, 0), *W = loom__lib_operand(l, addr, 1);
+    int *info = loom__lib_operand(l, addr, 2);
+    int n = (int)e->n;
+    for (int64_t b = 0; rc == LOOM_OK && b < e->batch; b += INT_MAX) {
+        int count = e->batch - b < INT_MAX ? (int)(e->batch - b) : INT_MAX, lwork = 0;
+        void *Ab = A + (size_t)(b * e->n * e->n) * item, *Wb = W + (size_t)(b * e->n) * witem;
+        cusolverStatus_t s;
+        LOOM__TYPED_CALL(s, e->dtype, cusolverDn, syevjBatched_bufferSize,
+                         heevjBatched_bufferSize, d->handle, jobz, uplo, n, Ab, n, Wb, &lwork,
+                         d->syevj, count);
+        rc = solver_check(s, fn, "cusolverDn<t>syevjBatched_bufferSize");
+        workspace ws;
+        if (rc || (rc = workspace_get(fn, device, (size_t)(lwork > 0 ? lwork : 1) * item, 0,
+                                      &ws)))
+            break;
+        LOOM__TYPED_CALL(s, e->dtype, cusolverDn, syevjBatched, heevjBatched, d->handle, jobz,
+                         uplo, n, Ab, n, Wb, ws.device->ptr, lwork, info + b, d->syevj, count);
+        rc = solver_check(s, fn, "cusolverDn<t>syevjBatched");
+        workspace_put(&ws);
+    }
     return rc;
 }
 

@@ -16,6 +16,8 @@ int loom__library_prepare(const char *fn, const loom_libcall *l, int device)
     case LOOM_LIB_CUSOLVER_GEQRF:
     case LOOM_LIB_CUSOLVER_ORGQR:
     case LOOM_LIB_CUSOLVER_GEEV:
+    case LOOM_LIB_CUSOLVER_POTRF_BATCHED:
+    case LOOM_LIB_CUSOLVER_SYEVJ_BATCHED:
         return loom__cusolver_prepare(fn, device);
     case LOOM_LIB_CUSOLVER_SVD: {
         int rc = loom__cusolver_prepare(fn, device);
@@ -23,6 +25,7 @@ int loom__library_prepare(const char *fn, const loom_libcall *l, int device)
     }
     case LOOM_LIB_CUBLAS_GETRF_BATCHED:
     case LOOM_LIB_CUBLAS_GETRS_BATCHED:
+    case LOOM_LIB_CUBLAS_GEQRF_BATCHED:
         return loom__cublas_prepare(fn, device);
     default:
         return LOOM_OK;
@@ -60,6 +63,12 @@ int loom__library_run(const char *fn, const loom_libcall *l, const loom__step_st
         return loom__cusolver_qr(fn, l, device, addr, st);
     case LOOM_LIB_CUSOLVER_GEEV:
         return loom__cusolver_geev(fn, l, device, addr, st);
+    case LOOM_LIB_CUSOLVER_POTRF_BATCHED:
+        return loom__cusolver_potrf_batched(fn, l, device, addr, st);
+    case LOOM_LIB_CUSOLVER_SYEVJ_BATCHED:
+        return loom__cusolver_syevj_batched(fn, l, device, addr, st);
+    case LOOM_LIB_CUBLAS_GEQRF_BATCHED:
+        return loom__cublas_geqrf_batched(fn, l, device, addr, st);
     default:
         loom__error(LOOM_ERR_INVALID, fn, "internal error: unknown library routine %d",
                     (int)l->routine);
@@ -73,6 +82,8 @@ int loom__library_workspace(const char *fn, const loom_libcall *l, int device, s
     switch (l->routine) {
     case LOOM_LIB_CUSOLVER_GETRF:
         return loom__cusolver_getrf_workspace(fn, l, device, bytes);
+    case LOOM_LIB_CUSOLVER_POTRF:
+        return loom__cusolver_potrf_workspace(fn, l, device, bytes);
     case LOOM_LIB_CUSOLVER_GEQRF:
     case LOOM_LIB_CUSOLVER_ORGQR:
         return loom__cusolver_qr_workspace(fn, l, device, bytes);

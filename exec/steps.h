@@ -67,8 +67,19 @@ bool loom__cublaslt_epilogue_wins(int device, const loom_gemm_args *g);
 int loom__cusolver_prepare(const char *fn, int device);
 int loom__cusolver_syevd(const char *fn, const loom_libcall *l, int device, void *const *addr,
                          cudaStream_t st);
+/* cholesky: potrf's workspace query (asked while planning), potrf per matrix, and
+ * potrfBatched over a pointer array; eigh of stacks of tiny matrices: syevjBatched. */
+int loom__cusolver_potrf_workspace(const char *fn, const loom_libcall *l, int device,
+                                   size_t *bytes);
 int loom__cusolver_potrf(const char *fn, const loom_libcall *l, int device, void *const *addr,
                          cudaStream_t st);
+int loom__cusolver_potrf_batched(const char *fn, const loom_libcall *l, int device,
+                                 void *const *addr, cudaStream_t st);
+int loom__cusolver_syevj_batched(const char *fn, const loom_libcall *l, int device,
+                                 void *const *addr, cudaStream_t st);
+/* QR of stacks of small matrices: cublas<t>geqrfBatched over pointer arrays (exec/cublas.c). */
+int loom__cublas_geqrf_batched(const char *fn, const loom_libcall *l, int device,
+                               void *const *addr, cudaStream_t st);
 /* LU: getrf's workspace query (asked while planning), getrf and getrs per matrix; cuBLAS's
  * batched getrf and getrs over pointer arrays (exec/cublas.c). */
 int loom__cusolver_getrf_workspace(const char *fn, const loom_libcall *l, int device,

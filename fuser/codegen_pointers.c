@@ -48,3 +48,13 @@ int loom__plan_pointers(loom_plan_builder *b, const char *fn, int ptrs, int base
     k->vec = 1;
     return 0;
 }
+
+int loom__plan_pointer_array(loom_plan_builder *b, const char *fn, int buffer, size_t offset,
+                             int64_t stride, int64_t batch, int last_use)
+{
+    int step = loom__plan_next_step(b);
+    int ptrs = loom__plan_scratch(b, fn, (size_t)batch * sizeof(void *), step, last_use);
+    if (ptrs < 0 || loom__plan_pointers(b, fn, ptrs, buffer, offset, stride, batch))
+        return -1;
+    return ptrs;
+}

@@ -11,8 +11,9 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     /* cublasLt likewise, with the workspace given to each call and host scalars. */
     [LOOM_LIB_CUBLASLT_MATMUL] = {"cublasLt matmul", true},
     [LOOM_LIB_CUSOLVER_SYEVD] = {"cusolver syevd", false},
-    /* Not captured yet: its workspace is taken from the pool when it runs. */
-    [LOOM_LIB_CUSOLVER_POTRF] = {"cusolver potrf", false},
+    /* The legacy 32-bit routine: its workspace is part of the plan (queried while planning)
+     * and it does not wait on the host, like getrf. */
+    [LOOM_LIB_CUSOLVER_POTRF] = {"cusolver potrf", true},
     /* cuFFT supports stream capture once its work area is set by the caller
      * (cufftSetAutoAllocation(0) + cufftSetWorkArea) and the plan exists before capture. */
     [LOOM_LIB_CUFFT] = {"cufft", true},
@@ -33,6 +34,14 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     [LOOM_LIB_CUSOLVER_ORGQR] = {"cusolver orgqr", true},
     /* geev works partly on the host (its host workspace): an eager step. */
     [LOOM_LIB_CUSOLVER_GEEV] = {"cusolver geev", false},
+    /* No workspace; pointer arrays and status words live in plan buffers; no host waits. */
+    [LOOM_LIB_CUSOLVER_POTRF_BATCHED] = {"cusolver potrfBatched", true},
+    /* Its workspace is taken from the pool when it runs (it is sized with the syevj
+     * parameters made at the first call): eager, as syevd. */
+    [LOOM_LIB_CUSOLVER_SYEVJ_BATCHED] = {"cusolver syevjBatched", false},
+    /* No workspace; pointer arrays in plan buffers; its info is a host word written at the
+     * call for argument errors only (as getrsBatched's). */
+    [LOOM_LIB_CUBLAS_GEQRF_BATCHED] = {"cublas geqrfBatched", true},
 };
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r)

@@ -1,7 +1,8 @@
 /* Lowering of EIGH nodes: the input is copied into the eigenvector part of the node's packed
- * value (cuSOLVER overwrites its matrix), then one cuSOLVER call decomposes every matrix of
- * the stack in place. Row-major A read column-major is A^T = conj(A) (A Hermitian), so the
- * triangle cuSOLVER reads is the other one, and graph/linalg.c turns its eigenvectors back. */
+ * value (cuSOLVER overwrites its matrix), then one cuSOLVER step decomposes every matrix of
+ * the stack in place (syevjBatched for stacks of tiny matrices, syevd / XsyevBatched else).
+ * Row-major A read column-major is A^T = conj(A) (A Hermitian), so the triangle cuSOLVER reads
+ * is the other one, and graph/linalg.c turns its eigenvectors back. */
 #include "lower.h"
 
 static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
@@ -24,7 +25,9 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     if (!s)
         return -1;
     loom_libcall *l = &s->lib;
-    l->routine = LOOM_LIB_CUSOLVER_SYEVD;
+    /* Jacobi for stacks of tiny matrices (one call, no tridiagonal stage), else syevd */
+    bool tiny = loom__plan_linalg_batched(b, batch, n, LOOM_SYEVJ_BATCHED_MAX_N);
+    l->routine = tiny ? LOOM_LIB_CUSOLVER_SYEVJ_BATCHED : LOOM_LIB_CUSOLVER_SYEVD;
     l->nbuffers = 3;
     l->buffer[0] = v->buffer;
     l->byte_offset[0] = (size_t)m->param.multi.offset[1];

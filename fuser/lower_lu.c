@@ -9,30 +9,13 @@
 
 static const char *const user_fn[] = {
     [LOOM_LU_NO_CHECK] = NULL, [LOOM_LU_INV] = "loom_linalg_inv",
-    [LOOM_LU_SOLVE] = "loom_linalg_solve"};
-
-static bool batched(int64_t n, int64_t batch)
-{
-    return batch > 1 && n <= LOOM_LU_BATCHED_MAX_N;
-}
+    [LOOM_LU_SOLVE] = "loom_linalg_solve", [LOOM_LU_MATRIX_POWER] = "loom_linalg_matrix_power"};
 
 static int matrix_shape(const loom_array *a, int64_t *n, int64_t *batch)
 {
     *n = a->shape[a->ndim - 1];
     *batch = *n ? a->size / (*n * *n) : 0;
     return a->size != 0;
-}
-
-/* A scratch array of batch device pointers to matrices stride bytes apart from (buffer,
- * offset), written by a kernel step; read by step last_use. Returns its buffer or -1. */
-static int pointers(loom_plan_builder *b, const char *fn, int buffer, size_t offset,
-                    int64_t stride, int64_t batch, int last_use)
-{
-    int step = loom__plan_next_step(b);
-    int ptrs = loom__plan_scratch(b, fn, (size_t)batch * sizeof(void *), step, last_use);
-    if (ptrs < 0 || loom__plan_pointers(b, fn, ptrs, buffer, offset, stride, batch))
-        return -1;
-    return ptrs;
 }
 
 static int lower_lu(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
@@ -49,14 +32,15 @@ static int lower_lu(const char *fn, loom_plan_builder *b, const loom_walk *w, co
     if (loom__lower_copy_in(b, fn, w, a, v->buffer, lu_at))
         return -1;
     const char *user = user_fn[m->param.multi.lu.user];
-    bool many = batched(n, batch);
+    bool many = loom__plan_linalg_batched(b, batch, n, LOOM_LU_BATCHED_MAX_N);
     /* the kernel writing pointers (batched), then the call */
     int call = loom__plan_next_step(b) + many;
     int info = user ? loom__plan_check(b, fn, user, LOOM_FAIL_SINGULAR, batch)
                     : loom__plan_scratch(b, fn, (size_t)batch * sizeof(int), call, call);
-    int ptrs = !many || info < 0 ? info
-               : pointers(b, fn, v->buffer, lu_at,
-                          n * n * (int64_t)loom_dtype_size((loom_dtype)a->dtype), batch, call);
+    int64_t stride = n * n * (int64_t)loom_dtype_size((loom_dtype)a->dtype);
+    int ptrs = !many || info < 0
+                   ? info
+                   : loom__plan_pointer_array(b, fn, v->buffer, lu_at, stride, batch, call);
     loom_step *s;
     if (ptrs < 0 || !(s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY)))
         return -1;
@@ -88,13 +72,16 @@ static int lower_solve(const char *fn, loom_plan_builder *b, const loom_walk *w,
     int lu_buf = w->v[loom__walk_at(w, lu)].buffer, piv_buf = w->v[loom__walk_at(w, piv)].buffer;
     if (loom__lower_copy_in(b, fn, w, bt, v->buffer, 0))
         return -1;
-    bool many = batched(n, batch);
+    bool many = loom__plan_linalg_batched(b, batch, n, LOOM_LU_BATCHED_MAX_N);
     int64_t item = (int64_t)loom_dtype_size((loom_dtype)x->dtype);
     int call = loom__plan_next_step(b) + 2 * many;
     int a_ptrs = -1, b_ptrs = -1, info = -1;
     if (many) {
-        if ((a_ptrs = pointers(b, fn, lu_buf, 0, n * n * item, batch, call)) < 0 ||
-            (b_ptrs = pointers(b, fn, v->buffer, 0, n * nrhs * item, batch, call)) < 0)
+        a_ptrs = loom__plan_pointer_array(b, fn, lu_buf, 0, n * n * item, batch, call);
+        b_ptrs = a_ptrs < 0 ? -1
+                            : loom__plan_pointer_array(b, fn, v->buffer, 0, n * nrhs * item,
+                                                       batch, call);
+        if (b_ptrs < 0)
             return -1;
     } else if ((info = loom__plan_scratch(b, fn, sizeof(int), call, call)) < 0) {
         return -1;

@@ -1,7 +1,8 @@
 /* Lowering of QR nodes (graph/linalg_qr.c): the input (a's transpose, so column-major a) is
  * copied into the h part of the node's packed value, geqrf factors each matrix there in place
- * with tau beside it, and when Q is wanted orgqr/ungqr forms it from the reflectors in the Q
- * part. Workspaces are part of the plan and every step is captured. */
+ * with tau beside it (stacks of small matrices: one geqrfBatched call), and when Q is wanted
+ * orgqr/ungqr forms it from the reflectors in the Q part, one call per matrix (neither library
+ * has a batched orgqr). Workspaces are part of the plan and every step is captured. */
 #include "lower.h"
 
 static int qr_step(const char *fn, loom_plan_builder *b, loom_lib_routine routine,
@@ -25,6 +26,31 @@ static int qr_step(const char *fn, loom_plan_builder *b, loom_lib_routine routin
                                (const loom_array *const[]){m}, 1);
 }
 
+/* geqrfBatched over pointer arrays to each matrix's h and tau, written by two kernels. */
+static int geqrf_batched(const char *fn, loom_plan_builder *b, const loom_qr_args *args,
+                         int buffer, const loom_array *m)
+{
+    int64_t item = (int64_t)loom_dtype_size((loom_dtype)args->dtype);
+    int call = loom__plan_next_step(b) + 2;
+    int h = loom__plan_pointer_array(b, fn, buffer, args->h_at, args->m * args->n * item,
+                                     args->batch, call);
+    int tau = h < 0 ? -1
+                    : loom__plan_pointer_array(b, fn, buffer, args->tau_at, args->k * item,
+                                               args->batch, call);
+    loom_step *s = tau < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
+    if (!s)
+        return -1;
+    loom_libcall *l = &s->lib;
+    l->routine = LOOM_LIB_CUBLAS_GEQRF_BATCHED;
+    l->nbuffers = 2;
+    l->buffer[0] = h;
+    l->buffer[1] = tau;
+    l->workspace = -1;
+    l->args.qr = *args;
+    return loom__step_describe(b, fn, call, "qr: geqrfBatched", (const loom_array *const[]){m},
+                               1);
+}
+
 static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const int *roots,
                  int nroots, bool persistent)
 {
@@ -44,9 +70,17 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
                          .q_at = qcols ? (size_t)m->param.multi.offset[2] : 0};
     if (loom__lower_copy_in(b, fn, w, a, v->buffer, args.h_at))
         return -1;
-    int first = loom__plan_next_step(b), last = first + (qcols > 0);
+    /* batched for stacks of small tall or square matrices (wide ones, m < n, loop) */
+    bool many = cols <= rows &&
+                loom__plan_linalg_batched(b, args.batch, rows, LOOM_GEQRF_BATCHED_MAX_N);
+    if (many && geqrf_batched(fn, b, &args, v->buffer, m))
+        return -1;
+    /* the per-matrix calls' status word (parameter errors only) */
+    int first = loom__plan_next_step(b), last = first + (qcols > 0) - many;
+    if (last < first)
+        return 0; /* batched geqrf, no Q */
     int info = loom__plan_scratch(b, fn, sizeof(int), first, last);
-    if (info < 0 || qr_step(fn, b, LOOM_LIB_CUSOLVER_GEQRF, &args, v->buffer, info, m))
+    if (info < 0 || (!many && qr_step(fn, b, LOOM_LIB_CUSOLVER_GEQRF, &args, v->buffer, info, m)))
         return -1;
     return qcols ? qr_step(fn, b, LOOM_LIB_CUSOLVER_ORGQR, &args, v->buffer, info, m) : 0;
 }

@@ -9,7 +9,7 @@
 loom_fuse_options loom__fuse_options_default(void)
 {
     const char *env = getenv("LOOM_FUSE"), *lt = getenv("LOOM_LT_EPILOGUE"),
-               *cb = getenv("LOOM_FFT_CALLBACKS");
+               *cb = getenv("LOOM_FFT_CALLBACKS"), *lb = getenv("LOOM_LINALG_BATCHED");
     loom_fuse_options o = {
         .fuse = !(env && strcmp(env, "0") == 0),
         .max_ops = 256,
@@ -17,6 +17,7 @@ loom_fuse_options loom__fuse_options_default(void)
         .chain_depth = 64,
         .lt_epilogue = lt && strcmp(lt, "1") == 0 ? 1 : lt && strcmp(lt, "0") == 0 ? 0 : -1,
         .fft_callbacks = cb && strcmp(cb, "1") == 0 ? 1 : cb && strcmp(cb, "0") == 0 ? 0 : -1,
+        .linalg_loop = lb && strcmp(lb, "0") == 0,
     };
     return o;
 }

@@ -107,7 +107,7 @@ typedef struct loom_kernel {
 typedef enum loom_lib_routine {
     LOOM_LIB_CUBLAS_GEMM = 0, /* cublasGemmStridedBatchedEx */
     LOOM_LIB_CUSOLVER_SYEVD,  /* cusolverDnXsyevd; cusolverDnXsyevBatched for stacks */
-    LOOM_LIB_CUSOLVER_POTRF,  /* cusolverDnXpotrf per matrix */
+    LOOM_LIB_CUSOLVER_POTRF,  /* cusolverDn<t>potrf per matrix */
     LOOM_LIB_CUBLASLT_MATMUL, /* cublasLtMatmul with a bias (and relu) epilogue */
     LOOM_LIB_CUFFT,           /* cufftXtExec of a cached cufftXtMakePlanMany plan */
     LOOM_LIB_CUB_SORT,        /* CUB's (segmented) radix sort, kernels/loom_sort.cu */
@@ -119,6 +119,9 @@ typedef enum loom_lib_routine {
     LOOM_LIB_CUSOLVER_GEQRF,  /* cusolverDn<t>geqrf per matrix */
     LOOM_LIB_CUSOLVER_ORGQR,  /* cusolverDn<t>orgqr / ungqr per matrix */
     LOOM_LIB_CUSOLVER_GEEV,   /* cusolverDnXgeev per matrix */
+    LOOM_LIB_CUSOLVER_POTRF_BATCHED, /* cusolverDn<t>potrfBatched: stacks of small matrices */
+    LOOM_LIB_CUSOLVER_SYEVJ_BATCHED, /* cusolverDn<t>syevjBatched: stacks of tiny matrices */
+    LOOM_LIB_CUBLAS_GEQRF_BATCHED,   /* cublas<t>geqrfBatched: stacks of small matrices */
     LOOM_LIB_COUNT
 } loom_lib_routine;
 
@@ -159,7 +162,7 @@ typedef struct loom_eigh_args {
 } loom_eigh_args;
 
 /* Cholesky factorisation of batch Hermitian n x n matrices, column-major, in place; upper: the
- * triangle read and written. */
+ * triangle read and written (potrfBatched uses the other one as scratch). */
 typedef struct loom_potrf_args {
     int8_t dtype;
     bool upper;
@@ -234,6 +237,12 @@ typedef struct loom_eig_args {
 /* Stacks of at most this order with more than one matrix use cuBLAS's batched LU routines
  * (one call for the stack); larger matrices are factored one call each. */
 #define LOOM_LU_BATCHED_MAX_N 64
+/* Likewise for cholesky (cuSOLVER's potrfBatched), QR (cuBLAS's geqrfBatched, for column-major
+ * m x n with n <= m at most this) and eigh (cuSOLVER's syevjBatched, which takes matrices of
+ * order up to 32). */
+#define LOOM_POTRF_BATCHED_MAX_N 64
+#define LOOM_GEQRF_BATCHED_MAX_N 64
+#define LOOM_SYEVJ_BATCHED_MAX_N 32
 
 /* The CUDA C++ source (malloc'd) of a's store callback, its function's name into name; NULL
  * when memory runs out (fuser/fft_callback.c). */
@@ -258,7 +267,8 @@ typedef struct loom_libcall {
     union {
         loom_gemm_args gemm;
         loom_eigh_args eigh;   /* buffers: A, W, info (batch ints, a LOOM_BUF_STATUS) */
-        loom_potrf_args potrf; /* buffers: A, info */
+        loom_potrf_args potrf; /* buffers: A, info; batched: an array of batch pointers to
+                                  the matrices, info */
         loom_fft_args fft;     /* buffers: input, output; workspace: cuFFT's work area, sized
                                   by exec when the plan is prepared (loom__library_prepare) */
         loom_sort_args sort;   /* buffers: keys 0, keys 1[, values 0, values 1] */
@@ -348,6 +358,9 @@ typedef struct loom_fuse_options {
      * device (CPU tests): workspaces are then empty. Returns LOOM_OK or an error code. */
     int (*workspace_query)(const char *fn, const loom_libcall *l, int device, size_t *bytes);
     int fft_callbacks;  /* LOOM_FFT_CALLBACKS: 1 batched transforms, 0 never, -1 the table */
+    /* LOOM_LINALG_BATCHED=0: stacks of small matrices take the per-matrix routines instead of
+     * the batched ones (getrf, potrf, geqrf, syevd), to measure what batching gains. */
+    bool linalg_loop;
 } loom_fuse_options;
 
 
@@ -381,8 +394,17 @@ int loom__plan_workspace(loom_plan_builder *b, const char *fn, loom_libcall *l, 
  * (fuser/codegen_pointers.c). Returns 0, or -1 with the error recorded under fn. */
 int loom__plan_pointers(loom_plan_builder *b, const char *fn, int ptrs, int base,
                         size_t base_offset, int64_t stride, int64_t count);
+/* A scratch array of batch device pointers to matrices stride bytes apart from (buffer,
+ * offset), written by a pointer kernel appended now (loom__plan_pointers) and last read by step
+ * last_use. Returns its buffer, or -1 with the error recorded under fn. */
+int loom__plan_pointer_array(loom_plan_builder *b, const char *fn, int buffer, size_t offset,
+                             int64_t stride, int64_t batch, int last_use);
 /* The index the next appended step will have. */
 int loom__plan_next_step(const loom_plan_builder *b);
+/* Whether a stack of batch matrices of order n takes a batched routine of order at most max_n:
+ * more than one matrix, small enough, and LOOM_LINALG_BATCHED not 0. */
+bool loom__plan_linalg_batched(const loom_plan_builder *b, int64_t batch, int64_t n,
+                               int64_t max_n);
 /* Adds a scratch buffer (role LOOM_BUF_TEMP, no node) of bytes, written by step producer and
  * last read by step last_use; returns its index, or -1 with the error recorded under fn. */
 int loom__plan_scratch(loom_plan_builder *b, const char *fn, size_t bytes, int producer,

@@ -157,3 +157,9 @@ int loom__plan_workspace(loom_plan_builder *b, const char *fn, loom_libcall *l, 
     l->workspace = bytes ? loom__plan_scratch(b, fn, bytes, step, step) : -1;
     return bytes && l->workspace < 0 ? -1 : 0;
 }
+
+bool loom__plan_linalg_batched(const loom_plan_builder *b, int64_t batch, int64_t n,
+                               int64_t max_n)
+{
+    return batch > 1 && n <= max_n && !(b->opts && b->opts->linalg_loop);
+}

@@ -91,8 +91,8 @@ int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, s
     sb.cap = (size_t)w->n * 48 + 64; /* most nodes need less: one allocation, no regrowth */
     sb.data = loom__malloc(sb.cap);
     sb.failed = !sb.data;
-    int32_t opts[6] = {o->fuse, o->max_ops, o->max_inputs, o->chain_depth, o->lt_epilogue,
-                       o->fft_callbacks};
+    int32_t opts[7] = {o->fuse,        o->max_ops,       o->max_inputs, o->chain_depth,
+                       o->lt_epilogue, o->fft_callbacks, o->linalg_loop};
     put(&sb, opts, sizeof opts);
     const bool callbacks = loom__fft_callbacks_possible(o->fft_callbacks);
     for (int i = 0; i < w->n; i++) {

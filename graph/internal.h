@@ -106,7 +106,12 @@ static inline loom_buffer *loom__buffer_root(loom_buffer *b)
 enum { LOOM_FFT_C2C = 0, LOOM_FFT_R2C, LOOM_FFT_C2R };
 /* The function an LU factorisation reports a singular matrix for (param.multi.lu.user): det
  * and slogdet give 0 and -inf instead, as NumPy. */
-typedef enum loom_lu_user { LOOM_LU_NO_CHECK = 0, LOOM_LU_INV, LOOM_LU_SOLVE } loom_lu_user;
+typedef enum loom_lu_user {
+    LOOM_LU_NO_CHECK = 0,
+    LOOM_LU_INV,
+    LOOM_LU_SOLVE,
+    LOOM_LU_MATRIX_POWER
+} loom_lu_user;
 
 /* Op parameters, one member per op family (the node's op says which is set; nodes start
  * zeroed, so unused bytes are 0 and whole members can be hashed and compared). */

@@ -86,6 +86,12 @@ static int eigh(const char *fn, loom_array *a, bool upper, bool vectors, loom_ar
     return rc;
 }
 
+int loom__linalg_eigh(const char *fn, loom_array *a, bool vectors, loom_array **w,
+                      loom_array **v)
+{
+    return eigh(fn, a, false, vectors, w, vectors ? v : NULL);
+}
+
 static int uplo_upper(const char *fn, char uplo, bool *upper)
 {
     if (uplo != 'L' && uplo != 'U') {

@@ -17,8 +17,20 @@ int loom__linalg_at_least_2d(const char *fn, const loom_array *a);
  * LinAlgError message. Call inside a scope: the result may be a new array. */
 loom_array *loom__linalg_square_stack(const char *fn, loom_array *a);
 
-/* np.linalg.inv of a (errors under fn); with check false a singular matrix is no error (its
- * inverse holds infinities or NaN), as cond needs. */
-loom_array *loom__linalg_inv(const char *fn, loom_array *a, bool check);
+/* np.linalg.inv of a (errors under fn); user names the function that reports a singular
+ * matrix, and with LOOM_LU_NO_CHECK it is no error (the inverse holds infinities or NaN), as
+ * cond needs. */
+loom_array *loom__linalg_inv(const char *fn, loom_array *a, loom_lu_user user);
+
+/* np.linalg.eigh(a) with UPLO 'L' (eigvalsh when vectors is false: v is not written), errors
+ * under fn. Returns LOOM_OK or an error code; w and v are owned by the current scope. */
+int loom__linalg_eigh(const char *fn, loom_array *a, bool vectors, loom_array **w,
+                      loom_array **v);
+
+/* NumPy's svd(a, hermitian=True) under fn: s the magnitudes of a's eigenvalues, descending;
+ * with compute_uv u the eigenvectors in that order and vh (u * sign(w))^H. Call inside a
+ * scope; returns 0, or -1 with the error recorded. */
+int loom__linalg_svd_hermitian(const char *fn, loom_array *a, bool compute_uv, loom_array **u,
+                               loom_array **s, loom_array **vh);
 
 #endif

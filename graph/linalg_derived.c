@@ -1,6 +1,7 @@
 /* numpy.linalg's functions composed from the decompositions, as NumPy 2 writes them
  * (docs/linalg.md, "Composed functions"): matrix_rank, pinv and cond from the singular values
- * or the inverse, tensorinv and tensorsolve from inv and solve. They record graphs only. */
+ * (hermitian=True: from eigh) or the inverse, tensorinv and tensorsolve from inv and solve.
+ * They record graphs only. */
 #include "linalg.h"
 #include "reduce.h"
 
@@ -20,7 +21,8 @@ static loom_array *last_axis_at(loom_array *x, bool last)
     return loom_squeeze(one, (const int[]){-1}, 1);
 }
 
-loom_array *loom_linalg_matrix_rank_ex(loom_array *a, double tol, double rtol)
+/* hermitian: NumPy's hermitian=True, the singular values being |eigvalsh(a)|. */
+static loom_array *rank(loom_array *a, double tol, double rtol, bool hermitian)
 {
     static const char fn[] = "loom_linalg_matrix_rank";
     if (!a)
@@ -33,22 +35,39 @@ loom_array *loom_linalg_matrix_rank_ex(loom_array *a, double tol, double rtol)
         r = loom_astype(loom_any(loom_not_equal(a, loom_zeros(0, NULL, (loom_dtype)a->dtype)), NULL,
                                  0, false),
                         LOOM_INT64);
-    } else if (!loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt)) {
-        loom_array *s = loom_linalg_svdvals(a), *cut;
+    } else {
+        /* hermitian: eigvalsh checks the shape before the dtype, as NumPy's */
+        loom_array *s = NULL, *w, *cut;
+        if (!hermitian && !loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt))
+            s = loom_linalg_svdvals(a);
+        else if (hermitian && !loom__linalg_eigh(fn, a, false, &w, NULL))
+            s = loom_abs(w);
         int64_t m = a->shape[a->ndim - 2], n = a->shape[a->ndim - 1];
-        if (m == 0 || n == 0) {
+        if (!s) {
+            cut = NULL; /* the error is recorded */
+        } else if (m == 0 || n == 0) {
             cut = loom_scalar(0.0); /* no singular values: NumPy's max(initial=0) */
         } else if (isnan(tol)) {
             double rel =
-                isnan(rtol) ? (double)(m > n ? m : n) * eps_of(loom__real_dtype(dt)) : rtol;
+                isnan(rtol) ? (double)(m > n ? m : n) * eps_of((loom_dtype)s->dtype) : rtol;
             /* NumPy multiplies by a Python float: weak, so in the singular values' dtype */
             cut = loom_multiply(loom_amax(s, (const int[]){-1}, 1, true), loom_scalar(rel));
         } else {
             cut = loom_scalar_typed(tol, LOOM_FLOAT64);
         }
-        r = loom_sum(loom_greater(s, cut), (const int[]){-1}, 1, false);
+        r = cut ? loom_sum(loom_greater(s, cut), (const int[]){-1}, 1, false) : NULL;
     }
     return loom__scope_return(r);
+}
+
+loom_array *loom_linalg_matrix_rank_ex(loom_array *a, double tol, double rtol)
+{
+    return rank(a, tol, rtol, false);
+}
+
+loom_array *loom_linalg_matrix_rank_hermitian(loom_array *a, double tol, double rtol)
+{
+    return rank(a, tol, rtol, true);
 }
 
 loom_array *loom_linalg_matrix_rank(loom_array *a)
@@ -56,7 +75,8 @@ loom_array *loom_linalg_matrix_rank(loom_array *a)
     return loom_linalg_matrix_rank_ex(a, NAN, NAN);
 }
 
-loom_array *loom_linalg_pinv_ex(loom_array *a, double rcond)
+/* hermitian: NumPy's hermitian=True, the SVD from eigh. */
+static loom_array *pinv(loom_array *a, double rcond, bool hermitian)
 {
     static const char fn[] = "loom_linalg_pinv";
     if (!a)
@@ -75,8 +95,9 @@ loom_array *loom_linalg_pinv_ex(loom_array *a, double rcond)
         shape[nd - 1] = a->shape[nd - 2];
         r = loom_zeros(nd, shape, (loom_dtype)a->dtype);
     } else if (!loom__linalg_at_least_2d(fn, a) &&
-               !loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt) &&
-               loom_linalg_svd(loom_conj(a), false, &u, &s, &vt) == LOOM_OK) {
+               (hermitian ? loom__linalg_svd_hermitian(fn, loom_conj(a), true, &u, &s, &vt) == 0
+                          : !loom__linalg_dtype(fn, (loom_dtype)a->dtype, &dt) &&
+                                loom_linalg_svd(loom_conj(a), false, &u, &s, &vt) == LOOM_OK)) {
         /* NumPy's rcond is an array (asarray): a strong float64 */
         loom_array *cutoff = loom_multiply(loom_amax(s, (const int[]){-1}, 1, true),
                                            loom_scalar_typed(rcond, LOOM_FLOAT64));
@@ -86,6 +107,16 @@ loom_array *loom_linalg_pinv_ex(loom_array *a, double rcond)
         r = loom_matmul(loom_swapaxes(vt, -1, -2), scaled);
     }
     return loom__scope_return(r);
+}
+
+loom_array *loom_linalg_pinv_ex(loom_array *a, double rcond)
+{
+    return pinv(a, rcond, false);
+}
+
+loom_array *loom_linalg_pinv_hermitian(loom_array *a, double rcond)
+{
+    return pinv(a, rcond, true);
 }
 
 loom_array *loom_linalg_pinv(loom_array *a)
@@ -125,7 +156,7 @@ static loom_array *cond(const char *fn, loom_array *a, double p, const char *nam
         loom_array *x = loom__linalg_square_stack(fn, a);
         if (x) {
             dt = (loom_dtype)x->dtype;
-            loom_array *inv = loom__linalg_inv(fn, x, false);
+            loom_array *inv = loom__linalg_inv(fn, x, LOOM_LU_NO_CHECK);
             const int axes[2] = {-2, -1};
             loom_array *nx = named ? loom_linalg_norm_str(x, named, axes, 2, false)
                                    : loom_linalg_norm(x, p, axes, 2, false);
@@ -180,7 +211,7 @@ loom_array *loom_linalg_tensorinv(loom_array *a, int ind)
         shape[k++] = a->shape[i];
     loom_scope_begin();
     loom_array *m = loom_reshape(a, 2, (int64_t[]){rows, cols});
-    return loom__scope_return(loom_reshape(loom__linalg_inv(fn, m, true), a->ndim, shape));
+    return loom__scope_return(loom_reshape(loom__linalg_inv(fn, m, LOOM_LU_INV), a->ndim, shape));
 }
 
 loom_array *loom_linalg_tensorsolve(loom_array *a, loom_array *b, const int *axes, int naxes)

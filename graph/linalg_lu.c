@@ -52,7 +52,7 @@ static loom_array *lu_solve(const char *fn, loom_array *x, loom_array *bt, bool 
     return loom__node_finish(s);
 }
 
-loom_array *loom__linalg_inv(const char *fn, loom_array *a, bool check)
+loom_array *loom__linalg_inv(const char *fn, loom_array *a, loom_lu_user user)
 {
     if (!a)
         return NULL;
@@ -62,14 +62,14 @@ loom_array *loom__linalg_inv(const char *fn, loom_array *a, bool check)
         int64_t n = x->shape[x->ndim - 1];
         loom_array *eye = loom__broadcast_to(fn, loom_eye(n, n, 0, (loom_dtype)x->dtype), x->ndim,
                                              x->shape);
-        r = lu_solve(fn, x, eye, false, check ? LOOM_LU_INV : LOOM_LU_NO_CHECK);
+        r = lu_solve(fn, x, eye, false, user);
     }
     return loom__scope_return(r);
 }
 
 loom_array *loom_linalg_inv(loom_array *a)
 {
-    return loom__linalg_inv("loom_linalg_inv", a, true);
+    return loom__linalg_inv("loom_linalg_inv", a, LOOM_LU_INV);
 }
 
 /* NumPy 2's solve: b is a stack of vectors only when it is 1-D ((m,) broadcast against a's

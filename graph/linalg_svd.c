@@ -89,8 +89,10 @@ static int svd_in_scope(const char *fn, loom_array *a, bool full, bool uv,
     return *u && *vh ? 0 : -1;
 }
 
+/* hermitian: NumPy's hermitian=True, from eigh (the driver is not used). */
 static int svd(const char *fn, loom_array *a, bool full_matrices, bool compute_uv,
-               loom_svd_driver driver, loom_array **u, loom_array **s, loom_array **vh)
+               loom_svd_driver driver, bool hermitian, loom_array **u, loom_array **s,
+               loom_array **vh)
 {
     if (!s || (compute_uv && (!u || !vh))) {
         loom__error(LOOM_ERR_INVALID, fn, "u, s and vh must not be NULL");
@@ -110,7 +112,8 @@ static int svd(const char *fn, loom_array *a, bool full_matrices, bool compute_u
         return rc;
     loom_array *ru = NULL, *rs = NULL, *rv = NULL;
     loom_scope_begin();
-    if (svd_in_scope(fn, a, full_matrices, compute_uv, driver, &ru, &rs, &rv) == 0) {
+    if ((hermitian ? loom__linalg_svd_hermitian(fn, a, compute_uv, &ru, &rs, &rv)
+                   : svd_in_scope(fn, a, full_matrices, compute_uv, driver, &ru, &rs, &rv)) == 0) {
         *s = loom_keep(rs);
         if (compute_uv) {
             *u = loom_keep(ru);
@@ -125,7 +128,7 @@ static int svd(const char *fn, loom_array *a, bool full_matrices, bool compute_u
 int loom_linalg_svd_ex(loom_array *a, bool full_matrices, bool compute_uv,
                        loom_svd_driver driver, loom_array **u, loom_array **s, loom_array **vh)
 {
-    return svd("loom_linalg_svd", a, full_matrices, compute_uv, driver, u, s, vh);
+    return svd("loom_linalg_svd", a, full_matrices, compute_uv, driver, false, u, s, vh);
 }
 
 int loom_linalg_svd(loom_array *a, bool full_matrices, loom_array **u, loom_array **s,
@@ -139,6 +142,12 @@ loom_array *loom_linalg_svdvals(loom_array *a)
     loom_array *s = NULL;
     if (!a)
         return NULL; /* the error that made it stays */
-    svd("loom_linalg_svdvals", a, false, false, LOOM_SVD_AUTO, NULL, &s, NULL);
+    svd("loom_linalg_svdvals", a, false, false, LOOM_SVD_AUTO, false, NULL, &s, NULL);
     return s;
+}
+
+int loom_linalg_svd_hermitian(loom_array *a, bool compute_uv, loom_array **u, loom_array **s,
+                              loom_array **vh)
+{
+    return svd("loom_linalg_svd", a, true, compute_uv, LOOM_SVD_AUTO, true, u, s, vh);
 }

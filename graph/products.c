@@ -2,6 +2,7 @@
  * diagonal, linalg.matrix_power and linalg.multi_dot, each as NumPy 2 composes it (tensordot's
  * transpose-reshape-dot, kron's interleaved broadcast, multi_dot's matrix-chain order), so
  * shapes, dtypes and errors come out as NumPy's. */
+#include "linalg.h"
 #include "products.h"
 #include "reduce.h"
 #include "ufunc.h"
@@ -350,8 +351,8 @@ loom_array *loom_trace(loom_array *a, int64_t offset, int axis1, int axis2)
 
 /* ---- linalg.matrix_power ---- */
 
-/* a^n for n >= 0 by NumPy's own sequence of squarings, so results round as NumPy's do:
- * the identity (a broadcast eye) for 0, a itself for 1. */
+/* a^n by NumPy's own sequence of squarings, so results round as NumPy's do: the identity (a
+ * broadcast eye) for 0, a itself for 1; a negative n is inv(a) to the power -n, as NumPy. */
 loom_array *loom_linalg_matrix_power(loom_array *a, int64_t n)
 {
     static const char fn[] = "loom_linalg_matrix_power";
@@ -367,36 +368,35 @@ loom_array *loom_linalg_matrix_power(loom_array *a, int64_t n)
         loom__error(LOOM_ERR_INVALID, fn, "Last 2 dimensions of the array must be square");
         return NULL;
     }
-    if (n < 0) {
-        loom__error(LOOM_ERR_UNSUPPORTED, fn,
-                    "negative powers need the matrix inverse, which Loom does not have yet "
-                    "(n = %lld)", (long long)n);
-        return NULL;
-    }
     loom_scope_begin();
+    uint64_t k = n < 0 ? -(uint64_t)n : (uint64_t)n;
     loom_array *r = NULL;
-    if (n == 0) {
+    if (n < 0)
+        a = loom__linalg_inv(fn, a, LOOM_LU_MATRIX_POWER);
+    if (!a) {
+        /* the inverse's error is recorded */
+    } else if (k == 0) {
         loom_array *eye = loom_eye(a->shape[nd - 1], -1, 0, (loom_dtype)a->dtype);
         r = eye ? loom__broadcast_to(fn, eye, nd, a->shape) : NULL;
-    } else if (n == 1) {
+    } else if (k == 1) {
         r = loom__adopt(loom_retain(a));
-    } else if (n == 2) {
+    } else if (k == 2) {
         r = loom__matmul_any(fn, a, a);
-    } else if (n == 3) {
+    } else if (k == 3) {
         r = loom__matmul_any(fn, a, a);
         r = r ? loom__matmul_any(fn, r, a) : NULL;
     } else {
         /* Bit by bit from the lowest: r collects the squares z of the set bits. */
         loom_array *z = NULL;
-        while (n > 0) {
+        while (k > 0) {
             z = z ? loom__matmul_any(fn, z, z) : a;
-            if (z && n % 2)
+            if (z && k % 2)
                 r = r ? loom__matmul_any(fn, r, z) : z;
-            if (!z || (n % 2 && !r)) {
+            if (!z || (k % 2 && !r)) {
                 r = NULL;
                 break;
             }
-            n /= 2;
+            k /= 2;
         }
     }
     return loom__scope_return(r);

@@ -1237,6 +1237,20 @@ int loom_hsplit(loom_array *a, int64_t sections, loom_array **out);
 int loom_vsplit(loom_array *a, int64_t sections, loom_array **out);
 int loom_dsplit(loom_array *a, int64_t sections, loom_array **out);
 
+/* ---- numpy.linalg: hermitian=True ---- */
+
+/* np.linalg.svd(a, compute_uv=compute_uv, hermitian=True) of Hermitian (real symmetric)
+ * matrices (..., n, n), from eigh: s the eigenvalues' magnitudes, descending; u the
+ * eigenvectors in that order, vh (u * sign(w))^H (full_matrices does not matter for square
+ * matrices). Only the lower triangle is read, as NumPy's eigh. LOOM_OK or an error code;
+ * outputs NULL on failure (u and vh may be NULL without compute_uv). */
+int loom_linalg_svd_hermitian(loom_array *a, bool compute_uv, loom_array **u, loom_array **s,
+                              loom_array **vh);
+/* np.linalg.pinv(a, rcond, hermitian=True) (rcond NAN: NumPy's 1e-15) and
+ * np.linalg.matrix_rank(a, tol, hermitian=True, rtol=rtol) (NAN: None), from eigh. */
+loom_array *loom_linalg_pinv_hermitian(loom_array *a, double rcond);
+loom_array *loom_linalg_matrix_rank_hermitian(loom_array *a, double tol, double rtol);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 /* inv, solve, det, slogdet, svd, svdvals, qr, eig, eigvals, matrix_rank, pinv, cond,
- * tensorinv, tensorsolve and lstsq's errors without a GPU: result dtypes, shapes and errors against NumPy 2
+ * (svd, pinv and matrix_rank with hermitian=True), tensorinv, tensorsolve and lstsq's errors
+ * without a GPU: result dtypes, shapes and errors against NumPy 2
  * (tests/data/linalg.txt, tools/gen_linalg_cases.py), and their plans: one matrix goes to
  * cuSOLVER's getrf and getrs with the workspace in the plan, stacks of small matrices to
  * cuBLAS's batched routines fed by pointer-array kernels, every step capturable; a singular
@@ -95,6 +96,14 @@ static void check_line(const char *line)
         r[0] = loom_linalg_matrix_rank(ops[0]);
     else if (!strcmp(fn, "pinv"))
         r[0] = loom_linalg_pinv(ops[0]);
+    else if (!strcmp(fn, "pinv_hermitian"))
+        r[0] = loom_linalg_pinv_hermitian(ops[0], NAN);
+    else if (!strcmp(fn, "matrix_rank_hermitian"))
+        r[0] = loom_linalg_matrix_rank_hermitian(ops[0], NAN, NAN);
+    else if (!strcmp(fn, "svd_hermitian"))
+        loom_linalg_svd_hermitian(ops[0], true, &r[0], &r[1], &r[2]);
+    else if (!strcmp(fn, "svd_hermitianvals"))
+        loom_linalg_svd_hermitian(ops[0], false, NULL, &r[0], NULL);
     else if (!strcmp(fn, "cond_fro") || !strcmp(fn, "cond_nuc"))
         r[0] = loom_linalg_cond_str(ops[0], fn + 5);
     else if (!strncmp(fn, "cond_", 5))
@@ -124,8 +133,9 @@ static void check_line(const char *line)
         char want[64];
         /* the function's name: the case's up to its first '_' option ("svd_full": svd) */
         char base[32];
-        snprintf(base, sizeof base, "%s", fn);
-        if (strcmp(fn, "matrix_rank"))
+        bool rank = !strncmp(fn, "matrix_rank", 11);
+        snprintf(base, sizeof base, "%s", rank ? "matrix_rank" : fn);
+        if (!rank)
             base[strcspn(base, "_")] = '\0';
         snprintf(want, sizeof want, "loom_linalg_%s: ", base);
         const char *e = loom_last_error();
@@ -374,24 +384,65 @@ static void test_svd_plan(void)
 static void test_qr_plan(void)
 {
     loom_scope_begin();
-    loom_array *a = test_input(3, (int64_t[]){2, 50, 30}, LOOM_FLOAT64), *q, *r;
+    /* 70 rows: above geqrfBatched's order, one geqrf call per matrix */
+    loom_array *a = test_input(3, (int64_t[]){2, 70, 30}, LOOM_FLOAT64), *q, *r;
     CHECK_EQ_INT(loom_linalg_qr(a, "complete", &q, &r), LOOM_OK);
-    CHECK_SHAPE(q, 3, ((int64_t[]){2, 50, 50}));
-    CHECK_SHAPE(r, 3, ((int64_t[]){2, 50, 30}));
+    CHECK_SHAPE(q, 3, ((int64_t[]){2, 70, 70}));
+    CHECK_SHAPE(r, 3, ((int64_t[]){2, 70, 30}));
     loom_fuse_options o = loom__fuse_options_default();
     o.workspace_query = fake_query_all;
     loom_array *both[2] = {q, r};
     loom_plan *p = loom__plan_build("test", both, 2, &o);
     const loom_step *f = library_step(p, LOOM_LIB_CUSOLVER_GEQRF);
     const loom_step *g = library_step(p, LOOM_LIB_CUSOLVER_ORGQR);
-    CHECK(f && f->lib.args.qr.m == 50 && f->lib.args.qr.n == 30 && f->lib.args.qr.k == 30 &&
+    CHECK(f && f->lib.args.qr.m == 70 && f->lib.args.qr.n == 30 && f->lib.args.qr.k == 30 &&
           f->lib.args.qr.batch == 2 && f->lib.workspace >= 0);
-    CHECK(g && g->lib.args.qr.qcols == 50 && g->lib.workspace_bytes == 4096);
+    CHECK(g && g->lib.args.qr.qcols == 70 && g->lib.workspace_bytes == 4096);
+    CHECK(!library_step(p, LOOM_LIB_CUBLAS_GEQRF_BATCHED));
     CHECK(all_capturable(p));
     CHECK(p && p->nchecks == 0);
     CHECK_EQ_INT(count(p, LOOM_STEP_KERNEL, -1), 3); /* a^T, then q and r written */
     loom__plan_free(p);
     CHECK(test_compile_plan(both, 2, true, false) > 0);
+    /* a stack of small matrices: geqrfBatched (pointer kernels for h and tau), then orgqr
+     * per matrix; mode r: geqrfBatched alone */
+    loom_array *small = test_input(3, (int64_t[]){4, 6, 5}, LOOM_COMPLEX64);
+    CHECK_EQ_INT(loom_linalg_qr(small, "reduced", &q, &r), LOOM_OK);
+    loom_array *qr_small[2] = {q, r};
+    p = loom__plan_build("test", qr_small, 2, &o);
+    f = library_step(p, LOOM_LIB_CUBLAS_GEQRF_BATCHED);
+    g = library_step(p, LOOM_LIB_CUSOLVER_ORGQR);
+    CHECK(f && f->lib.args.qr.m == 6 && f->lib.args.qr.n == 5 && f->lib.args.qr.batch == 4 &&
+          f->lib.workspace < 0 && f->lib.nbuffers == 2);
+    CHECK(f && p->steps[f - p->steps - 1].kind == LOOM_STEP_KERNEL &&
+          p->steps[f - p->steps - 2].kind == LOOM_STEP_KERNEL);
+    CHECK(g && g->lib.args.qr.qcols == 5 && g->lib.args.qr.batch == 4 && g->lib.workspace >= 0);
+    CHECK(!library_step(p, LOOM_LIB_CUSOLVER_GEQRF));
+    CHECK(all_capturable(p));
+    loom__plan_free(p);
+    CHECK(test_compile_plan(qr_small, 2, true, false) > 0);
+    CHECK_EQ_INT(loom_linalg_qr(small, "r", NULL, &r), LOOM_OK);
+    p = test_plan(&r, 1, true);
+    CHECK(library_step(p, LOOM_LIB_CUBLAS_GEQRF_BATCHED) &&
+          !library_step(p, LOOM_LIB_CUSOLVER_ORGQR) && !library_step(p, LOOM_LIB_CUSOLVER_GEQRF));
+    CHECK(all_capturable(p));
+    loom__plan_free(p);
+    /* wide matrices (a 5 x 7: cuSOLVER's column-major m = 5, n = 7): geqrf per matrix */
+    CHECK_EQ_INT(loom_linalg_qr(test_input(3, (int64_t[]){4, 5, 7}, LOOM_FLOAT64), "r", NULL,
+                                &r),
+                 LOOM_OK);
+    p = test_plan(&r, 1, true);
+    f = library_step(p, LOOM_LIB_CUSOLVER_GEQRF);
+    CHECK(f && f->lib.args.qr.m == 5 && f->lib.args.qr.n == 7 &&
+          !library_step(p, LOOM_LIB_CUBLAS_GEQRF_BATCHED));
+    loom__plan_free(p);
+    /* one matrix: geqrf */
+    CHECK_EQ_INT(loom_linalg_qr(test_input(2, (int64_t[]){6, 5}, LOOM_FLOAT32), "r", NULL, &r),
+                 LOOM_OK);
+    p = test_plan(&r, 1, true);
+    CHECK(library_step(p, LOOM_LIB_CUSOLVER_GEQRF) &&
+          !library_step(p, LOOM_LIB_CUBLAS_GEQRF_BATCHED));
+    loom__plan_free(p);
     /* mode r: no orgqr */
     CHECK_EQ_INT(loom_linalg_qr(a, "r", NULL, &r), LOOM_OK);
     CHECK_SHAPE(r, 3, ((int64_t[]){2, 30, 30}));
@@ -435,6 +486,48 @@ static void test_eig_plan(void)
     loom_scope_end();
 }
 
+/* hermitian=True: one eigh step (eigenvectors only where they are used), no SVD step. */
+static void test_hermitian_plans(void)
+{
+    loom_scope_begin();
+    loom_array *a = test_input(3, (int64_t[]){4, 6, 6}, LOOM_COMPLEX64), *u, *s, *vh;
+    CHECK_EQ_INT(loom_linalg_svd_hermitian(a, true, &u, &s, &vh), LOOM_OK);
+    CHECK(loom_dtype_of(s) == LOOM_FLOAT32 && loom_dtype_of(u) == LOOM_COMPLEX64 &&
+          loom_dtype_of(vh) == LOOM_COMPLEX64);
+    loom_array *all[3] = {u, s, vh};
+    loom_array *r = loom_linalg_matrix_rank_hermitian(a, NAN, NAN);
+    loom_array *pi = loom_linalg_pinv_hermitian(a, NAN);
+    CHECK_SHAPE(r, 1, ((int64_t[]){4}));
+    CHECK_SHAPE(pi, 3, ((int64_t[]){4, 6, 6}));
+    struct {
+        loom_array *const *arrays;
+        int n;
+        bool vectors;
+    } cases[] = {{all, 3, true}, {&r, 1, false}, {&pi, 1, true}};
+    for (int i = 0; i < 3; i++) {
+        loom_plan *p = test_plan(cases[i].arrays, cases[i].n, true);
+        /* a stack of 6 x 6 matrices: syevjBatched */
+        CHECK_EQ_INT(count(p, LOOM_STEP_LIBRARY, LOOM_LIB_CUSOLVER_SYEVJ_BATCHED), 1);
+        CHECK_EQ_INT(count(p, LOOM_STEP_LIBRARY, LOOM_LIB_CUSOLVER_SVD), 0);
+        const loom_step *e = library_step(p, LOOM_LIB_CUSOLVER_SYEVJ_BATCHED);
+        CHECK(e && e->lib.args.eigh.vectors == cases[i].vectors && e->lib.args.eigh.batch == 4);
+        loom__plan_free(p);
+    }
+    /* values only: u and vh may be NULL; a non-square matrix is eigh's error under svd's name */
+    CHECK_EQ_INT(loom_linalg_svd_hermitian(a, false, NULL, &s, NULL), LOOM_OK);
+    CHECK_SHAPE(s, 2, ((int64_t[]){4, 6}));
+    loom_array *wide = test_input(2, (int64_t[]){2, 3}, LOOM_FLOAT64);
+    CHECK(loom_linalg_svd_hermitian(wide, true, &u, &s, &vh) == LOOM_ERR_INVALID && !u && !s &&
+          !vh);
+    CHECK(loom_last_error() &&
+          strstr(loom_last_error(), "loom_linalg_svd: Last 2 dimensions of the array"));
+    CHECK_EQ_INT(loom_linalg_svd_hermitian(a, true, NULL, &s, &vh), LOOM_ERR_INVALID);
+    CHECK(!loom_linalg_pinv_hermitian(NULL, NAN) &&
+          !loom_linalg_matrix_rank_hermitian(NULL, NAN, NAN));
+    CHECK_EQ_INT(loom_linalg_svd_hermitian(NULL, false, NULL, &s, NULL), LOOM_ERR_INVALID);
+    loom_scope_end();
+}
+
 static void test_null_and_errors(void)
 {
     loom_clear_error();
@@ -474,6 +567,7 @@ int main(void)
     test_svd_plan();
     test_qr_plan();
     test_eig_plan();
+    test_hermitian_plans();
     test_null_and_errors();
     return check_summary("test_linalg_solvers");
 }

@@ -188,9 +188,21 @@ static void test_product_nodes(void)
     CHECK_SHAPE(id, 3, I64(2, 3, 3));
     loom_array *ip = loom_linalg_matrix_power(arr(LOOM_UINT16, 2, I64(2, 2)), 4);
     CHECK(ip && ip->dtype == LOOM_UINT16 && ip->op == LOOM_OP_SUM);
-    CHECK_FAILS(loom_linalg_matrix_power(sq, -1), "loom_linalg_matrix_power",
-                "negative powers need the matrix inverse");
-    CHECK(loom_last_error_code() == LOOM_ERR_UNSUPPORTED);
+    /* negative powers: NumPy's inv(a) (an LU solve against the identity, whose singular
+     * matrix is reported under matrix_power's name), then its squarings */
+    loom_array *neg = loom_linalg_matrix_power(sq, -1);
+    CHECK(neg && neg->op == LOOM_OP_LU_SOLVE && neg->inputs[0]->inputs[0]->op == LOOM_OP_LU &&
+          neg->inputs[0]->inputs[0]->param.multi.lu.user == LOOM_LU_MATRIX_POWER);
+    loom_array *neg5 = loom_linalg_matrix_power(sq, -5);
+    CHECK_EQ_INT(count_op(neg5, LOOM_OP_MATMUL), 3);
+    CHECK_EQ_INT(count_op(neg5, LOOM_OP_LU_SOLVE), 1);
+    CHECK(loom_dtype_of(loom_linalg_matrix_power(arr(LOOM_INT8, 2, I64(2, 2)), -2)) ==
+          LOOM_FLOAT64);
+    CHECK(loom_linalg_matrix_power(sq, INT64_MIN) != NULL); /* |n| fits uint64 */
+    CHECK_FAILS(loom_linalg_matrix_power(arr(LOOM_FLOAT16, 2, I64(2, 2)), -1),
+                "loom_linalg_matrix_power", "array type float16 is unsupported in linalg");
+    CHECK_FAILS(loom_linalg_matrix_power(arr(LOOM_FLOAT32, 2, I64(2, 3)), -1),
+                "loom_linalg_matrix_power", "Last 2 dimensions of the array must be square");
     loom_scope_end();
 }
 

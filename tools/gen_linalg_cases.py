@@ -78,6 +78,10 @@ FUNCS = {
     "qr_raw": lambda a: tuple(np.linalg.qr(a, mode="raw")),
     "matrix_rank": lambda a: np.linalg.matrix_rank(a),
     "pinv": lambda a: np.linalg.pinv(a),
+    "pinv_hermitian": lambda a: np.linalg.pinv(a, hermitian=True),
+    "matrix_rank_hermitian": lambda a: np.linalg.matrix_rank(a, hermitian=True),
+    "svd_hermitian": lambda a: tuple(np.linalg.svd(a, hermitian=True)),
+    "svd_hermitianvals": lambda a: np.linalg.svd(a, compute_uv=False, hermitian=True),
     "cond_none": lambda a: np.linalg.cond(a),
     "cond_m2": lambda a: np.linalg.cond(a, -2),
     "cond_1": lambda a: np.linalg.cond(a, 1),
@@ -140,6 +144,10 @@ def main():
                "cond_nuc"):
         for dt in DTYPES:
             for s in rect + [(2, 2, 2)]:
+                lines.append(case(fn, [(dt, s)]))
+    for fn in ("pinv_hermitian", "matrix_rank_hermitian", "svd_hermitian", "svd_hermitianvals"):
+        for dt in DTYPES:
+            for s in square + bad + [(0, 3), (2, 0, 3)]:
                 lines.append(case(fn, [(dt, s)]))
     tensors = [(2, 3, 6), (6, 2, 3), (4, 4), (2, 2, 2, 2), (3, 2, 2, 3), (2, 3, 4), (1, 1), (5,)]
     for fn in ("tensorinv_1", "tensorinv_2"):

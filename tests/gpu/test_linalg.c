@@ -1,9 +1,10 @@
 /* Decompositions on the GPU against identities and NumPy's LAPACK values: eigh's residuals
  * A v = v diag(w), orthonormal v and ascending w; cholesky's L L^H = A with a zero upper
- * triangle (U^H U = A for upper); both UPLO triangles; stacks, 1x1 and empty matrices; every
- * dtype. A matrix that is not positive definite: loom_eval returns without waiting, and reading
- * the result (or a value computed from it) reports LOOM_ERR_LINALG naming the matrix. Skips
- * (77) without a device. */
+ * triangle (U^H U = A for upper); both UPLO triangles; stacks (both sides of the batched
+ * routines' orders: syevjBatched, potrfBatched), 1x1 and empty matrices; every dtype; a
+ * cholesky replay is one graph launch. A matrix that is not positive definite: loom_eval
+ * returns without waiting, and reading the result (or a value computed from it) reports
+ * LOOM_ERR_LINALG naming the matrix. Skips (77) without a device. */
 #define _POSIX_C_SOURCE 200809L
 #include "reduce_host.h"
 #include "gpu_main.h"
@@ -213,6 +214,72 @@ static void check_not_positive_definite(void)
     loom_scope_end();
 }
 
+/* potrf and potrfBatched are captured: a second evaluation on new inputs of the same shapes
+ * is one graph launch, and its result is the new input's factor. */
+static void check_cholesky_replay(int64_t batch, int64_t n)
+{
+    loom_scope_begin();
+    double complex *h = malloc((size_t)(batch * n * n) * sizeof *h);
+    loom_array *a1 = hermitian(LOOM_FLOAT64, batch, n, true, false, h);
+    loom_array *a2 = hermitian(LOOM_FLOAT64, batch, n, true, false, h);
+    CHECK(loom_eval(a1) == LOOM_OK && loom_eval(a2) == LOOM_OK);
+    CHECK_EQ_INT(loom_eval(loom_linalg_cholesky(a1)), LOOM_OK); /* planned and captured */
+    loom_stats s0, s1;
+    loom_stats_get(&s0);
+    loom_array *l2 = loom_linalg_cholesky(a2);
+    CHECK_EQ_INT(loom_eval(l2), LOOM_OK);
+    loom_stats_get(&s1);
+    CHECK_EQ_INT(s1.graph_launches - s0.graph_launches, 1);
+    CHECK_EQ_INT(s1.kernels_launched - s0.kernels_launched, 0);
+    CHECK_EQ_INT(s1.host_syncs - s0.host_syncs, 0);
+    /* the replayed factor is a2's (h holds a2): L L^T = A2 */
+    hdata hl = {0};
+    if (fetch(l2, &hl, "cholesky replay")) {
+        double worst = 0;
+        for (int64_t b = 0; b < batch; b++)
+            for (int64_t i = 0; i < n; i++)
+                for (int64_t j = 0; j < n; j++) {
+                    double s = 0;
+                    for (int64_t k = 0; k < n; k++)
+                        s += hl.re[b * n * n + i * n + k] * hl.re[b * n * n + j * n + k];
+                    worst = fmax(worst, fabs(s - creal(h[b * n * n + i * n + j])) / (2.0 * n));
+                }
+        CHECK(worst <= 64 * (double)n * eps_of(LOOM_FLOAT64));
+        hdata_free(&hl);
+    }
+    free(h);
+    loom_scope_end();
+}
+
+/* The batched routines agree with the per-matrix ones (LOOM_LINALG_BATCHED=0) on a stack:
+ * cholesky's factors and eigh's eigenvalues. */
+static void check_batched_matches_looped(void)
+{
+    loom_scope_begin();
+    enum { B = 20, N = 6 };
+    double complex h[B * N * N];
+    loom_array *a = hermitian(LOOM_FLOAT64, B, N, true, false, h);
+    hdata got[2][2] = {{{0}}};
+    bool ok = true;
+    for (int looped = 0; looped < 2; looped++) {
+        if (looped)
+            setenv("LOOM_LINALG_BATCHED", "0", 1);
+        ok &= fetch(loom_linalg_cholesky(a), &got[looped][0], "cholesky batched/looped");
+        ok &= fetch(loom_linalg_eigvalsh(a), &got[looped][1], "eigvalsh batched/looped");
+        unsetenv("LOOM_LINALG_BATCHED");
+    }
+    for (int k = 0; ok && k < 2; k++) {
+        double worst = 0;
+        for (int64_t i = 0; i < got[0][k].n && got[0][k].n == got[1][k].n; i++)
+            worst = fmax(worst, fabs(got[0][k].re[i] - got[1][k].re[i]));
+        /* entries of order N (B B^T + N I): agreement to rounding */
+        CHECK(got[0][k].n == got[1][k].n && worst <= 64 * N * N * eps_of(LOOM_FLOAT64));
+    }
+    for (int k = 0; k < 4; k++)
+        hdata_free(&got[k / 2][k % 2]);
+    loom_scope_end();
+}
+
 static void run_all(void)
 {
     static const loom_dtype dts[] = {LOOM_FLOAT32, LOOM_FLOAT64, LOOM_COMPLEX64, LOOM_COMPLEX128};
@@ -224,7 +291,18 @@ static void run_all(void)
         check_cholesky(dts[d], 1, 1, false);
         check_cholesky(dts[d], 1, 33, false);
         check_cholesky(dts[d], 3, 8, true);
+        /* stacks: syevjBatched up to order 32, syevd above; potrfBatched up to 64, potrf
+         * per matrix above */
+        check_eigh(dts[d], 40, 3);
+        check_eigh(dts[d], 3, 32);
+        check_eigh(dts[d], 2, 33);
+        check_cholesky(dts[d], 40, 5, false);
+        check_cholesky(dts[d], 4, 64, true);
+        check_cholesky(dts[d], 2, 65, false);
     }
+    check_cholesky_replay(1, 40);
+    check_cholesky_replay(30, 6);
+    check_batched_matches_looped();
     check_numpy_values();
     check_empty();
     check_not_positive_definite();

@@ -2,8 +2,9 @@
  * Q^H Q = I within 20 m eps, R exactly zero below its diagonal; 'r' equals the R of
  * 'reduced' bit for bit (the same factorisation), 'raw' has R in h's lower triangle (as R^T)
  * and 1 <= tau <= 2 for real input (LAPACK's reflectors); tall, wide, square, 1x1, stacked and
- * empty matrices; a second evaluation on new inputs is one graph launch (geqrf and orgqr are
- * captured). Skips (77) without a device. */
+ * empty matrices (stacks on both sides of geqrfBatched's order); a second evaluation on new
+ * inputs is one graph launch (geqrf, geqrfBatched and orgqr are captured). Skips (77) without
+ * a device. */
 #define _POSIX_C_SOURCE 200809L
 #include "linalg_host.h"
 #include "gpu_main.h"
@@ -115,6 +116,30 @@ static void check_replay(void)
     loom_scope_end();
 }
 
+static loom_array *r_of(loom_array *a)
+{
+    loom_array *r = NULL;
+    return loom_linalg_qr(a, "r", NULL, &r) == LOOM_OK ? r : NULL;
+}
+
+/* A stack of small matrices replays too (pointer kernels and geqrfBatched are captured). */
+static void check_batched_replay(void)
+{
+    loom_scope_begin();
+    double complex *h = malloc(16 * 7 * 5 * sizeof *h);
+    loom_array *a1 = random_stack(LOOM_COMPLEX64, 16, 7, 5, 0, h);
+    loom_array *a2 = random_stack(LOOM_COMPLEX64, 16, 7, 5, 0, h);
+    CHECK(loom_eval(a1) == LOOM_OK && loom_eval(a2) == LOOM_OK);
+    CHECK_EQ_INT(loom_eval(r_of(a1)), LOOM_OK);
+    loom_stats s0, s1;
+    loom_stats_get(&s0);
+    CHECK_EQ_INT(loom_eval(r_of(a2)), LOOM_OK);
+    loom_stats_get(&s1);
+    check_one_graph_launch(&s0, &s1);
+    free(h);
+    loom_scope_end();
+}
+
 static void run_all(void)
 {
     static const loom_dtype dts[] = {LOOM_FLOAT32, LOOM_FLOAT64, LOOM_COMPLEX64, LOOM_COMPLEX128};
@@ -126,6 +151,9 @@ static void run_all(void)
             check_qr(dts[d], 1, 20, 50, c); /* wide */
             check_qr(dts[d], 4, 7, 5, c);   /* stacked */
             check_qr(dts[d], 3, 5, 7, c);
+            check_qr(dts[d], 50, 6, 6, c);  /* geqrfBatched */
+            check_qr(dts[d], 2, 64, 3, c);  /* geqrfBatched's largest order */
+            check_qr(dts[d], 2, 65, 3, c);  /* geqrf per matrix */
         }
     check_empty();
 }
@@ -136,6 +164,7 @@ int main(void)
         return 77;
     run_all();
     check_replay();
+    check_batched_replay();
     gpu_test_unfused(run_all);
     return gpu_test_finish("gpu_test_linalg_qr");
 }
