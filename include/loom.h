@@ -1211,6 +1211,36 @@ int loom_hsplit(loom_array *a, int64_t sections, loom_array **out);
 int loom_vsplit(loom_array *a, int64_t sections, loom_array **out);
 int loom_dsplit(loom_array *a, int64_t sections, loom_array **out);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Searching, partitioning, lexsort, complex sorts (docs/sorting.md)                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.searchsorted(sorted, v, side="right" if right else "left"): int64 positions of v's shape
+ * in the 1-D sorted array, compared in np.result_type(sorted, v) with sort's order (NaN
+ * last). One generated binary-search kernel, which computes v inline and fuses with its
+ * elementwise consumer. Complex arrays are not supported yet (LOOM_ERR_UNSUPPORTED). */
+loom_array *loom_searchsorted(loom_array *sorted, loom_array *v, bool right);
+/* The same with sorter= (NULL: none): integer indices that sort a (1-D, a's size). An index out
+ * of range fails when the result is read ("loom_searchsorted: index 7 is out of bounds ..."). */
+loom_array *loom_searchsorted_sorter(loom_array *a, loom_array *v, bool right,
+                                     loom_array *sorter);
+/* np.digitize(x, bins, right): int64 bin indices of x's shape; bins 1-D, increasing or
+ * decreasing. bins' values are read on the host at the call (a host read of a pending bins
+ * array evaluates it) to check the monotonicity and pick the search; x stays lazy. */
+loom_array *loom_digitize(loom_array *x, loom_array *bins, bool right);
+/* np.partition / np.argpartition(a, kth, axis) with nkth kth values (an int or a list;
+ * negative count from the end; LOOM_AXIS_NONE: a flattened): element kth is in its sorted
+ * place, smaller (NaN-last order) ones before it, larger ones after. Computed by the full
+ * stable sort (loom_sort / loom_argsort), which satisfies NumPy's guarantee for every kth. */
+loom_array *loom_partition(loom_array *a, const int64_t *kth, int nkth, int axis);
+loom_array *loom_argpartition(loom_array *a, const int64_t *kth, int nkth, int axis);
+/* np.lexsort(keys, axis): int64 indices sorting by keys[nkeys - 1] first, ties broken by the
+ * keys before it; stable. Keys of one shape (any real dtype or bool; complex too). */
+loom_array *loom_lexsort(loom_array *const *keys, int nkeys, int axis);
+/* np.sort_complex(a): a sorted along its last axis, as complex: complex input keeps its dtype,
+ * int8, int16, uint8 and uint16 give complex64, every other dtype complex128 (as NumPy). */
+loom_array *loom_sort_complex(loom_array *a);
+
 #ifdef __cplusplus
 }
 #endif

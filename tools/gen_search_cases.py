@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Generates, with NumPy 2 as the oracle, the tests of searchsorted, digitize, partition,
+argpartition, lexsort and the complex sorts (include/loom.h, "Searching, partitioning, lexsort,
+complex sorts"):
+
+- tests/data/search.txt, read by tests/test_search.c: result dtypes and shapes, or NumPy's
+  error, one case a line:
+
+    searchsorted <a dtype> <a shape> <v dtype> <v shape> -> ok <dtype> <shape> | err <msg> | unsupported
+    digitize <x dtype> <x shape> <bins dtype> <bins shape> -> err <msg>
+    partition|argpartition <dtype> <shape> <axis> <kth,...> -> ok <dtype> <shape> | err <msg>
+    lexsort <dtype>:<shape>/<dtype>:<shape>... <axis> -> ok <dtype> <shape> | err <msg>
+    sort_complex <dtype> <shape> -> ok <dtype> <shape> | err <msg>
+
+  shape is "s:2,3" ("s:" is 0-d); axis an integer or "none"; kth "k:" then a list ("k:" alone
+  is an empty list). digitize's successful calls read bins on the device: only its errors
+  are here. Complex searchsorted is not supported yet (docs/sorting.md).
+
+- tests/gpu/search_cases.inc, read by tests/gpu/test_search.c: inputs (raw bits) and NumPy's
+  answers.
+
+    python3 tools/gen_search_cases.py
+"""
+import os
+
+import numpy as np
+
+from gen_sort_cases import DTYPES, bits, fmt_shape, specials
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REAL = DTYPES[:12]
+
+
+def attempt(head, f, lines, unsupported=False):
+    try:
+        r = np.asarray(f())
+    except (ValueError, TypeError) as e:
+        lines.append(f"{head} err {e}")
+        return
+    lines.append(f"{head} unsupported" if unsupported else f"{head} ok {r.dtype} {fmt_shape(r.shape)}")
+
+
+def table():
+    lines = []
+    for adt in DTYPES:
+        for vdt in ("bool", "int8", "uint64", "float16", "float32", "float64", "complex64", adt):
+            for ashape in ((), (0,), (5,), (2, 3)):
+                for vshape in ((), (0,), (4,), (2, 3)):
+                    a, v = np.zeros(ashape, adt), np.zeros(vshape, vdt)
+                    cplx = np.result_type(a, v).kind == "c" and a.ndim == 1
+                    head = f"searchsorted {adt} {fmt_shape(ashape)} {vdt} {fmt_shape(vshape)} ->"
+                    attempt(head, lambda: np.searchsorted(a, v), lines, cplx)
+    for xdt, bdt, xs, bs in (("complex64", "float64", (3,), (2,)), ("float64", "complex128", (3,), (2,)),
+                             ("int32", "float64", (3,), (2, 2)), ("float32", "int8", (3,), ()),
+                             ("complex128", "float64", (), (2, 2))):
+        head = f"digitize {xdt} {fmt_shape(xs)} {bdt} {fmt_shape(bs)} ->"
+        attempt(head, lambda: np.digitize(np.zeros(xs, xdt), np.zeros(bs, bdt)), lines)
+    for fn, f in (("partition", np.partition), ("argpartition", np.argpartition)):
+        for dt in ("bool", "int16", "uint32", "float16", "float64", "complex64"):
+            for shape in ((), (0,), (1,), (5,), (3, 4), (2, 0, 3)):
+                for axis in (None, 0, 1, -1, 2, -3):
+                    for kth in ([0], [-1], [2], [4], [5], [-6], [0, 3], [1, -1], [3, 0, 1], []):
+                        a = np.zeros(shape, dt)
+                        ax = "none" if axis is None else axis
+                        head = f"{fn} {dt} {fmt_shape(shape)} {ax} k:{','.join(map(str, kth))} ->"
+                        attempt(head, lambda: f(a, kth, axis=axis), lines)
+    keysets = [[("float64", (5,))], [("int8", (3, 4)), ("float32", (3, 4))],
+               [("bool", (2, 0, 3)), ("uint16", (2, 0, 3)), ("complex128", (2, 0, 3))],
+               [("float16", ()), ("int64", ())], [("int32", (3, 4)), ("int32", (4, 3))],
+               [("complex64", (2, 3)), ("int8", (2, 3))], [("float64", (4,)), ("float64", (5,))]]
+    for keys in keysets:
+        arrs = [np.zeros(s, d) for d, s in keys]
+        spec = "/".join(f"{d}:{fmt_shape(s)}" for d, s in keys)
+        for axis in (-1, 0, 1, 2, -2, -3):
+            attempt(f"lexsort {spec} {axis} ->", lambda: np.lexsort(arrs, axis=axis), lines)
+    for dt in DTYPES:
+        for shape in ((), (0,), (4,), (2, 3)):
+            attempt(f"sort_complex {dt} {fmt_shape(shape)} ->",
+                    lambda: np.sort_complex(np.zeros(shape, dt)), lines)
+    with open(os.path.join(HERE, "..", "tests", "data", "search.txt"), "w") as out:
+        out.write("\n".join(lines) + "\n")
+
+
+def ints(x):
+    return ", ".join(str(int(v)) for v in np.ravel(x))
+
+
+def doubles(x):
+    return ", ".join(repr(float(v)) if np.isfinite(v) else ("NAN" if np.isnan(v) else
+                     ("INFINITY" if v > 0 else "-INFINITY")) for v in np.ravel(x))
+
+
+def complex_specials(dt, n, rng):
+    parts = np.array([0.0, -0.0, 1.0, -1.5, np.inf, -np.inf, np.nan, 2.0])
+    re = parts[rng.integers(0, len(parts), n)]
+    im = parts[rng.integers(0, len(parts), n)]
+    return (re + 0j).astype(dt) + (im * 1j).astype(dt) if False else np.array(
+        [complex(r, i) for r, i in zip(re, im)], dtype=dt)
+
+
+def gpu_cases():
+    rng = np.random.default_rng(1313)
+    out = ["/* Generated by tools/gen_search_cases.py from NumPy %s. Do not edit. */" % np.__version__]
+    # searchsorted: a sorted (NaN last), v with NaN, +-0, +-inf and duplicates, both sides
+    rows = []
+    for k, dt in enumerate(REAL):
+        a = np.sort(specials(dt, 23, rng), kind="stable")
+        v = specials(dt, 31, rng)
+        left, right = np.searchsorted(a, v, "left"), np.searchsorted(a, v, "right")
+        out.append(f"static const uint64_t ss_a_{k}[] = {{{bits(a)}}};")
+        out.append(f"static const uint64_t ss_v_{k}[] = {{{bits(v)}}};")
+        out.append(f"static const int64_t ss_left_{k}[] = {{{ints(left)}}};")
+        out.append(f"static const int64_t ss_right_{k}[] = {{{ints(right)}}};")
+        # sorter: an unsorted a and its stable argsort
+        u = specials(dt, 23, rng)
+        srt = np.argsort(u, kind="stable")
+        out.append(f"static const uint64_t ss_u_{k}[] = {{{bits(u)}}};")
+        out.append(f"static const int64_t ss_sorter_{k}[] = {{{ints(srt)}}};")
+        out.append(f"static const int64_t ss_sleft_{k}[] = {{{ints(np.searchsorted(u, v, 'left', sorter=srt))}}};")
+        out.append(f"static const int64_t ss_sright_{k}[] = {{{ints(np.searchsorted(u, v, 'right', sorter=srt))}}};")
+        rows.append(f'    {{"{dt}", 23, 31, ss_a_{k}, ss_v_{k}, ss_left_{k}, ss_right_{k}, ss_u_{k}, '
+                    f'ss_sorter_{k}, ss_sleft_{k}, ss_sright_{k}}},')
+    out.append("static const search_case search_cases[] = {")
+    out += rows
+    out.append("};")
+    # digitize: float64 x against increasing and decreasing bins (duplicates, x on the edges)
+    x = np.array([-np.inf, -2.0, -1.0, -0.5, 0.0, -0.0, 0.5, 1.0, 1.5, 2.0, 3.0, np.inf, np.nan, 2.5])
+    out.append(f"static const double dig_x[] = {{{doubles(x)}}};")
+    rows = []
+    for k, bins in enumerate(([-1.0, 0.0, 0.0, 1.0, 2.0], [2.0, 1.0, 1.0, 0.0, -1.0], [1.0, 1.0],
+                              [0.5], [np.inf, 1.0, -np.inf], [-1.0, 0.0, 1.0, np.nan])):
+        b = np.array(bins)
+        out.append(f"static const double dig_b_{k}[] = {{{doubles(b)}}};")
+        for right in (0, 1):
+            out.append(f"static const int64_t dig_r_{k}_{right}[] = {{{ints(np.digitize(x, b, bool(right)))}}};")
+        rows.append(f"    {{{len(b)}, dig_b_{k}, dig_r_{k}_0, dig_r_{k}_1}},")
+    out.append("static const digitize_case digitize_cases[] = {")
+    out += rows
+    out.append("};")
+    # lexsort: keys with many ties (float64 values of small ints, NaN, +-0), shape (4, 9)
+    rows = []
+    for k, (dts, axis) in enumerate(((("int8", "float64"), -1), (("float64", "bool", "int32"), 0),
+                                     (("float32", "uint8"), 1), (("float16",), -1))):
+        keys = []
+        for dt in dts:
+            if dt == "bool":
+                keys.append(rng.integers(0, 2, (4, 9)).astype(bool))
+            elif dt.startswith(("int", "uint")):
+                keys.append(rng.integers(0, 3, (4, 9)).astype(dt))
+            else:
+                v = rng.integers(-1, 2, (4, 9)).astype(dt)
+                v.ravel()[::5] = np.nan
+                v.ravel()[1::6] = -0.0
+                keys.append(v)
+        r = np.lexsort(keys, axis=axis)
+        for j, key in enumerate(keys):
+            out.append(f"static const uint64_t lex_{k}_{j}[] = {{{bits(key)}}};")
+        out.append(f"static const int64_t lex_r_{k}[] = {{{ints(r)}}};")
+        names = ", ".join(f'"{d}"' for d in dts)
+        ptrs = ", ".join(f"lex_{k}_{j}" for j in range(len(dts)))
+        rows.append(f"    {{{len(dts)}, {{{names}}}, {{{ptrs}}}, {axis}, lex_r_{k}}},")
+    out.append("static const lexsort_case lexsort_cases[] = {")
+    out += rows
+    out.append("};")
+    # complex sort and argsort (stable), flattened and along each axis of (6, 7)
+    rows = []
+    for k, (dt, axis) in enumerate((("complex128", -1), ("complex128", 0), ("complex64", -1),
+                                    ("complex64", None), ("complex128", None))):
+        a = complex_specials(dt, 42, rng).reshape(6, 7)
+        s = np.sort(a, axis=axis, kind="stable")
+        g = np.argsort(a, axis=axis, kind="stable")
+        out.append(f"static const uint64_t cs_in_{k}[] = {{{bits(a.view(np.float64 if dt == 'complex128' else np.float32))}}};")
+        out.append(f"static const uint64_t cs_out_{k}[] = {{{bits(s.view(np.float64 if dt == 'complex128' else np.float32))}}};")
+        out.append(f"static const int64_t cs_arg_{k}[] = {{{ints(g)}}};")
+        ax = "LOOM_AXIS_NONE" if axis is None else str(axis)
+        rows.append(f'    {{"{dt}", {ax}, cs_in_{k}, cs_out_{k}, cs_arg_{k}}},')
+    out.append("static const complex_case complex_cases[] = {")
+    out += rows
+    out.append("};")
+    with open(os.path.join(HERE, "..", "tests", "gpu", "search_cases.inc"), "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    table()
+    gpu_cases()
