@@ -157,8 +157,13 @@ static int search_value(ictx *c, const loom_array *a, int at, const char *atname
                     s, s, s);
     loom__sb_printf(sb, "                const %s e%d = p%d[m%d];\n", loom__ctype(sorted->dtype), s,
                     p, s);
-    /* NumPy's less(a, b): a < b, or b is NaN and a is not */
-    if (a->param.search.right)
+    /* NumPy's less(a, b): a < b, or b is NaN and a is not (complex: loom__csort_less) */
+    bool complex = loom__is_complex((loom_dtype)sorted->dtype);
+    if (complex && a->param.search.right)
+        loom__sb_printf(sb, "                if (!loom__csort_less(v%d, e%d))\n", vv, s);
+    else if (complex)
+        loom__sb_printf(sb, "                if (loom__csort_less(e%d, v%d))\n", s, vv);
+    else if (a->param.search.right)
         loom__sb_printf(sb, "                if (!(loom_less(v%d, e%d) || (loom_isnan(e%d) && "
                             "!loom_isnan(v%d))))\n", vv, s, s, vv);
     else

@@ -59,10 +59,6 @@ static loom_array *search(const char *fn, loom_array *a, loom_array *v, bool rig
     loom_dtype dt = loom_result_type_arrays((loom_array *const[]){a, v}, 2);
     if (dt == LOOM_NO_DTYPE)
         return NULL;
-    if (loom__is_complex(dt)) {
-        loom__error(LOOM_ERR_UNSUPPORTED, fn, "searching complex arrays is not supported yet");
-        return NULL;
-    }
     loom_scope_begin();
     loom_array *sa = cast_to(fn, a, dt), *sv = sa ? cast_to(fn, v, dt) : NULL;
     return loom__scope_return(sv ? search_node(fn, sa, sv, right) : NULL);
@@ -130,7 +126,11 @@ static int monotonicity(const double *b, int64_t n)
 static int bins_monotonicity(const char *fn, loom_array *bins, int *mono)
 {
     int64_t n = bins->size;
-    double *vals = malloc((size_t)(n ? n : 1) * sizeof *vals);
+    if (n == 0) {
+        *mono = 1;
+        return 0;
+    }
+    double *vals = malloc((size_t)n * sizeof *vals);
     if (!vals) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory reading the bins");
         return -1;

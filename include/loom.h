@@ -705,7 +705,8 @@ void loom_fft_plan_cache_clear(void);
  * every real dtype and bool, along any axis; LOOM_AXIS_NONE sorts the flattened array (1-D).
  * NaN sorts last (as one positive NaN in loom_sort's result); equal keys keep their order, and
  * -0.0 equals +0.0 for loom_argsort. loom_sort puts the -0.0 of a run of zeros before its
- * +0.0. Complex arrays are not supported yet (LOOM_ERR_UNSUPPORTED). */
+ * +0.0. Complex arrays sort in NumPy's order (real part, then imaginary part, NaN parts last;
+ * docs/sorting.md). */
 loom_array *loom_sort(loom_array *a, int axis);
 loom_array *loom_argsort(loom_array *a, int axis);
 
@@ -1217,8 +1218,8 @@ int loom_dsplit(loom_array *a, int64_t sections, loom_array **out);
 
 /* np.searchsorted(sorted, v, side="right" if right else "left"): int64 positions of v's shape
  * in the 1-D sorted array, compared in np.result_type(sorted, v) with sort's order (NaN
- * last). One generated binary-search kernel, which computes v inline and fuses with its
- * elementwise consumer. Complex arrays are not supported yet (LOOM_ERR_UNSUPPORTED). */
+ * last; complex: NumPy's lexicographic order). One generated binary-search kernel, which
+ * computes v inline and fuses with its elementwise consumer. */
 loom_array *loom_searchsorted(loom_array *sorted, loom_array *v, bool right);
 /* The same with sorter= (NULL: none): integer indices that sort a (1-D, a's size). An index out
  * of range fails when the result is read ("loom_searchsorted: index 7 is out of bounds ..."). */

@@ -6,7 +6,7 @@ complex sorts"):
 - tests/data/search.txt, read by tests/test_search.c: result dtypes and shapes, or NumPy's
   error, one case a line:
 
-    searchsorted <a dtype> <a shape> <v dtype> <v shape> -> ok <dtype> <shape> | err <msg> | unsupported
+    searchsorted <a dtype> <a shape> <v dtype> <v shape> -> ok <dtype> <shape> | err <msg>
     digitize <x dtype> <x shape> <bins dtype> <bins shape> -> err <msg>
     partition|argpartition <dtype> <shape> <axis> <kth,...> -> ok <dtype> <shape> | err <msg>
     lexsort <dtype>:<shape>/<dtype>:<shape>... <axis> -> ok <dtype> <shape> | err <msg>
@@ -14,7 +14,7 @@ complex sorts"):
 
   shape is "s:2,3" ("s:" is 0-d); axis an integer or "none"; kth "k:" then a list ("k:" alone
   is an empty list). digitize's successful calls read bins on the device: only its errors
-  are here. Complex searchsorted is not supported yet (docs/sorting.md).
+  are here.
 
 - tests/gpu/search_cases.inc, read by tests/gpu/test_search.c: inputs (raw bits) and NumPy's
   answers.
@@ -31,13 +31,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REAL = DTYPES[:12]
 
 
-def attempt(head, f, lines, unsupported=False):
+def attempt(head, f, lines):
     try:
         r = np.asarray(f())
     except (ValueError, TypeError) as e:
         lines.append(f"{head} err {e}")
         return
-    lines.append(f"{head} unsupported" if unsupported else f"{head} ok {r.dtype} {fmt_shape(r.shape)}")
+    lines.append(f"{head} ok {r.dtype} {fmt_shape(r.shape)}")
 
 
 def table():
@@ -47,9 +47,8 @@ def table():
             for ashape in ((), (0,), (5,), (2, 3)):
                 for vshape in ((), (0,), (4,), (2, 3)):
                     a, v = np.zeros(ashape, adt), np.zeros(vshape, vdt)
-                    cplx = np.result_type(a, v).kind == "c" and a.ndim == 1
                     head = f"searchsorted {adt} {fmt_shape(ashape)} {vdt} {fmt_shape(vshape)} ->"
-                    attempt(head, lambda: np.searchsorted(a, v), lines, cplx)
+                    attempt(head, lambda: np.searchsorted(a, v), lines)
     for xdt, bdt, xs, bs in (("complex64", "float64", (3,), (2,)), ("float64", "complex128", (3,), (2,)),
                              ("int32", "float64", (3,), (2, 2)), ("float32", "int8", (3,), ()),
                              ("complex128", "float64", (), (2, 2))):
@@ -91,11 +90,11 @@ def doubles(x):
 
 
 def complex_specials(dt, n, rng):
+    """n values of dt whose parts are 0, -0, 1, -1.5, 2, +-inf or NaN (duplicates)."""
     parts = np.array([0.0, -0.0, 1.0, -1.5, np.inf, -np.inf, np.nan, 2.0])
     re = parts[rng.integers(0, len(parts), n)]
     im = parts[rng.integers(0, len(parts), n)]
-    return (re + 0j).astype(dt) + (im * 1j).astype(dt) if False else np.array(
-        [complex(r, i) for r, i in zip(re, im)], dtype=dt)
+    return np.array([complex(r, i) for r, i in zip(re, im)], dtype=dt)
 
 
 def gpu_cases():
@@ -160,6 +159,20 @@ def gpu_cases():
         ptrs = ", ".join(f"lex_{k}_{j}" for j in range(len(dts)))
         rows.append(f"    {{{len(dts)}, {{{names}}}, {{{ptrs}}}, {axis}, lex_r_{k}}},")
     out.append("static const lexsort_case lexsort_cases[] = {")
+    out += rows
+    out.append("};")
+    # complex searchsorted: a sorted in NumPy's order, v with NaN and infinite parts
+    rows = []
+    for k, dt in enumerate(("complex128", "complex64")):
+        part = np.float64 if dt == "complex128" else np.float32
+        a = np.sort(complex_specials(dt, 29, rng), kind="stable")
+        v = np.concatenate([complex_specials(dt, 20, rng), a[::3]])
+        out.append(f"static const uint64_t csa_a_{k}[] = {{{bits(a.view(part))}}};")
+        out.append(f"static const uint64_t csa_v_{k}[] = {{{bits(v.view(part))}}};")
+        out.append(f"static const int64_t csa_left_{k}[] = {{{ints(np.searchsorted(a, v, 'left'))}}};")
+        out.append(f"static const int64_t csa_right_{k}[] = {{{ints(np.searchsorted(a, v, 'right'))}}};")
+        rows.append(f'    {{"{dt}", {len(a)}, {len(v)}, csa_a_{k}, csa_v_{k}, csa_left_{k}, csa_right_{k}}},')
+    out.append("static const complex_search_case complex_search_cases[] = {")
     out += rows
     out.append("};")
     # complex sort and argsort (stable), flattened and along each axis of (6, 7)
