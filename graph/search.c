@@ -99,7 +99,7 @@ loom_array *loom_searchsorted_sorter(loom_array *a, loom_array *v, bool right,
     return loom__scope_return(sorted ? search(fn, sorted, v, right) : NULL);
 }
 
-/* NumPy's monotonicity of bins (compiled_base.c, on the values as float64): 1 increasing (or
+/* NumPy's _monotonicity of bins (on the values as float64): 1 increasing (or
  * all equal), -1 decreasing, 0 neither. */
 static int monotonicity(const double *b, int64_t n)
 {

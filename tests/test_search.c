@@ -7,20 +7,10 @@
 #include "check.h"
 #include "inputs.h"
 #include "plans.h"
+#include "sort_tables.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int parse_shape(const char *s, int64_t *shape)
-{
-    int nd = 0;
-    for (s += 2; *s; nd++) {
-        shape[nd] = strtoll(s, (char **)&s, 10);
-        if (*s == ',')
-            s++;
-    }
-    return nd;
-}
 
 static loom_array *input(const char *dt, const char *shp)
 {
@@ -93,12 +83,7 @@ static void test_table(void)
             char rdt[16], rshp[64];
             CHECK(r != NULL && sscanf(want + 3, "%15s %63s", rdt, rshp) == 2);
             if (r) {
-                int64_t shape[8];
-                int nd = parse_shape(rshp, shape);
-                CHECK_STR(loom_dtype_name(loom_dtype_of(r)), rdt);
-                CHECK_EQ_INT(loom_ndim(r), nd);
-                for (int i = 0; i < nd && i < loom_ndim(r); i++)
-                    CHECK_EQ_INT(loom_shape(r)[i], shape[i]);
+                check_dtype_shape(r, rdt, rshp);
             } else {
                 fprintf(stderr, "%s: %s\n", line, loom_last_error());
             }

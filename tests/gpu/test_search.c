@@ -311,6 +311,14 @@ static void run_lexsort(void)
     }
 }
 
+static int bit_mismatches(const void *got, const void *want, int64_t n, size_t size)
+{
+    int bad = 0;
+    for (int64_t i = 0; i < n; i++)
+        bad += elem_bits(got, i, size) != elem_bits(want, i, size);
+    return bad;
+}
+
 static void run_complex(void)
 {
     for (size_t c = 0; c < COUNT(complex_cases); c++) {
@@ -322,19 +330,14 @@ static void run_complex(void)
         loom_array *a = loom_asarray(in, dt, 2, (int64_t[]){6, 7});
         char *got = malloc(84 * part);
         CHECK_EQ_INT(loom_get(loom_sort(a, t->axis), got, 84 * part), LOOM_OK);
-        int bad = 0;
-        for (int64_t i = 0; i < 84; i++)
-            bad += elem_bits(got, i, part) != elem_bits(want, i, part);
+        int bad = bit_mismatches(got, want, 84, part);
         if (bad)
             fprintf(stderr, "complex sort case %zu: %d mismatches\n", c, bad);
         CHECK_EQ_INT(bad, 0);
         check_positions(loom_argsort(a, t->axis), t->arg, 42, 0, "complex argsort", t->dtype);
         if (t->axis == -1) {
             CHECK_EQ_INT(loom_get(loom_sort_complex(a), got, 84 * part), LOOM_OK);
-            bad = 0;
-            for (int64_t i = 0; i < 84; i++)
-                bad += elem_bits(got, i, part) != elem_bits(want, i, part);
-            CHECK_EQ_INT(bad, 0);
+            CHECK_EQ_INT(bit_mismatches(got, want, 84, part), 0);
         }
         free(in);
         free(want);
