@@ -1,13 +1,14 @@
 /* searchsorted, digitize, partition, argpartition, lexsort and the complex sorts on the GPU.
  * Against NumPy (tests/gpu/search_cases.inc, tools/gen_search_cases.py): searchsorted of every
  * real dtype with NaN, +-0, +-inf and duplicates on both sides, with a sorter, with v computed
- * and the result consumed in the same kernel, of complex values with NaN and infinite parts; digitize on increasing, decreasing, repeated and
- * NaN-ended bins with x on the edges; lexsort of mixed-dtype keys with ties along each axis;
- * complex sort and stable argsort with NaN and infinite parts. By NumPy's definition:
- * partition and argpartition put element kth in its sorted place with no larger element
- * before it and no smaller one after (every real dtype, several kth at once, both axes). A
- * search in 2^20 + 3 sorted values. Runs fused and with LOOM_FUSE=0. Skips (77) without a
- * device. */
+ * and the result consumed in the same kernel, and of complex values with NaN and infinite
+ * parts; digitize on increasing, decreasing, repeated and NaN-ended bins with x on the edges;
+ * lexsort of mixed-dtype keys with ties along each axis; complex sort and stable argsort with
+ * NaN and infinite parts. By NumPy's definition: partition and argpartition put element kth in
+ * its sorted place with no larger element before it and no smaller one after (every real
+ * dtype, several kth at once, both axes); a lexsort of 2^20 + 3 elements and a complex argsort
+ * of 2^18 + 1 (64 rows and one) order their keys stably; a search in 2^20 + 3 sorted values.
+ * Runs fused and with LOOM_FUSE=0. Skips (77) without a device. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "sort_order.h"
@@ -356,6 +357,104 @@ static void run_complex(void)
     loom_scope_end();
 }
 
+/* lexsort of three int8 keys with many ties over 2^20 + 3 elements, by definition: a
+ * permutation along which (k2, k1, k0, index) increases strictly. Keys from a fixed hash. */
+static void run_lexsort_large(void)
+{
+    const int64_t n = (1 << 20) + 3;
+    int8_t *k = malloc((size_t)n * 3);
+    int64_t *order = malloc((size_t)n * 8);
+    bool *seen = calloc((size_t)n, 1);
+    for (int64_t i = 0; i < 3 * n; i++)
+        k[i] = (int8_t)((int)(((uint64_t)i * 0x9E3779B97F4A7C15ull >> 60) % 3) - 1);
+    loom_scope_begin();
+    loom_array *keys[3];
+    for (int j = 0; j < 3; j++)
+        keys[j] = loom_asarray(k + j * n, LOOM_INT8, 1, &n);
+    int rc = loom_get(loom_lexsort(keys, 3, 0), order, (size_t)n * 8);
+    CHECK_EQ_INT(rc, LOOM_OK);
+    int bad = 0;
+    for (int64_t i = 0; rc == LOOM_OK && i < n; i++) {
+        int64_t o = order[i];
+        if (o < 0 || o >= n || seen[o]) {
+            bad++;
+            continue;
+        }
+        seen[o] = true;
+        if (i == 0)
+            continue;
+        int64_t p = order[i - 1];
+        if (p < 0 || p >= n)
+            continue;
+        int c = 0;
+        for (int j = 2; j >= 0 && c == 0; j--)
+            c = (k[j * n + p] > k[j * n + o]) - (k[j * n + p] < k[j * n + o]);
+        bad += c > 0 || (c == 0 && p > o);
+    }
+    CHECK_EQ_INT(bad, 0);
+    loom_scope_end();
+    free(k);
+    free(order);
+    free(seen);
+}
+
+/* NumPy's complex order (npysort's CFLOAT_LT), on the host. */
+static bool complex_less(const double *a, const double *b)
+{
+    if (a[0] < b[0])
+        return a[1] == a[1] || b[1] != b[1];
+    if (a[0] > b[0])
+        return b[1] != b[1] && a[1] == a[1];
+    if (a[0] == b[0] || (a[0] != a[0] && b[0] != b[0]))
+        return a[1] < b[1] || (b[1] != b[1] && a[1] == a[1]);
+    return b[0] != b[0];
+}
+
+/* A complex128 argsort of 2^18 + 1 values whose parts are 0, -0, 1, -1.5, 2, +-inf or NaN, in
+ * 64 rows (axis 1) and flattened, by definition: each row a permutation ordered by NumPy's
+ * complex order, equal values in input order. */
+static void run_complex_large(void)
+{
+    static const double parts[] = {0.0, -0.0, 1.0, -1.5, 2.0, INFINITY, -INFINITY, NAN};
+    const int64_t n = (1 << 18) + 1;
+    double *z = malloc((size_t)n * 16);
+    int64_t *order = malloc((size_t)n * 8);
+    bool *seen = calloc((size_t)n, 1);
+    for (int64_t i = 0; i < 2 * n; i++)
+        z[i] = parts[((uint64_t)(i + 1) * 0x9E3779B97F4A7C15ull) >> 61];
+    for (int rows = 1; rows <= 64; rows *= 64) {
+        int64_t len = n / rows, total = len * rows;
+        loom_scope_begin();
+        loom_array *a = loom_asarray(z, LOOM_COMPLEX128, 2, (int64_t[]){rows, len});
+        int rc = loom_get(loom_argsort(a, 1), order, (size_t)total * 8);
+        CHECK_EQ_INT(rc, LOOM_OK);
+        memset(seen, 0, (size_t)n);
+        int bad = 0;
+        for (int64_t i = 0; rc == LOOM_OK && i < total; i++) {
+            int64_t r = i / len, o = order[i];
+            if (o < 0 || o >= len || seen[r * len + o]) {
+                bad++;
+                continue;
+            }
+            seen[r * len + o] = true;
+            if (i % len == 0)
+                continue;
+            int64_t p = order[i - 1];
+            if (p < 0 || p >= len)
+                continue;
+            const double *zp = z + 2 * (r * len + p), *zo = z + 2 * (r * len + o);
+            bad += complex_less(zo, zp) || (!complex_less(zp, zo) && p > o);
+        }
+        if (bad)
+            fprintf(stderr, "complex argsort, %lld rows: %d mismatches\n", (long long)rows, bad);
+        CHECK_EQ_INT(bad, 0);
+        loom_scope_end();
+    }
+    free(z);
+    free(order);
+    free(seen);
+}
+
 static void run_all(void)
 {
     run_searchsorted();
@@ -364,7 +463,9 @@ static void run_all(void)
     run_digitize();
     run_partition();
     run_lexsort();
+    run_lexsort_large();
     run_complex();
+    run_complex_large();
 }
 
 int main(void)
