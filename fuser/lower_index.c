@@ -137,6 +137,45 @@ static int gather_index(ictx *c, const loom_array *a, int s, const char *at)
     return s;
 }
 
+/* SEARCHSORTED node a at index `at`: v computed inline, then NumPy's binary search (npysort's
+ * binsearch: side left finds the first element not less than v, side right the first greater)
+ * in the sorted array, read from memory, with sort's order (NaN after everything). Returns the
+ * SSA number of the position. */
+static int search_value(ictx *c, const loom_array *a, int at, const char *atname)
+{
+    loom_strbuf *sb = &c->body;
+    const loom_walk *w = c->w;
+    const loom_array *sorted = a->inputs[0];
+    int vv = value(c, loom__walk_at(w, a->inputs[1]), at, atname, false);
+    int p = loom__arg_ptr(&c->args, w->v[loom__walk_at(w, sorted)].buffer, sorted->dtype, false, 0);
+    int pn = loom__arg_i64(&c->args, sorted->size);
+    loom__needs_add_node(&c->needs, sorted);
+    int s = c->next++;
+    loom__sb_printf(sb, "            long long lo%d = 0, hi%d = p%d;\n", s, s, pn);
+    loom__sb_printf(sb, "            while (lo%d < hi%d) {\n", s, s);
+    loom__sb_printf(sb, "                const long long m%d = lo%d + ((hi%d - lo%d) >> 1);\n", s,
+                    s, s, s);
+    loom__sb_printf(sb, "                const %s e%d = p%d[m%d];\n", loom__ctype(sorted->dtype), s,
+                    p, s);
+    /* NumPy's less(a, b): a < b, or b is NaN and a is not (complex: loom__csort_less) */
+    bool complex = loom__is_complex((loom_dtype)sorted->dtype);
+    if (complex && a->param.search.right)
+        loom__sb_printf(sb, "                if (!loom__csort_less(v%d, e%d))\n", vv, s);
+    else if (complex)
+        loom__sb_printf(sb, "                if (loom__csort_less(e%d, v%d))\n", s, vv);
+    else if (a->param.search.right)
+        loom__sb_printf(sb, "                if (!(loom_less(v%d, e%d) || (loom_isnan(e%d) && "
+                            "!loom_isnan(v%d))))\n", vv, s, s, vv);
+    else
+        loom__sb_printf(sb, "                if (loom_less(e%d, v%d) || (loom_isnan(v%d) && "
+                            "!loom_isnan(e%d)))\n", s, vv, vv, s);
+    loom__sb_printf(sb, "                    lo%d = m%d + 1;\n                else\n"
+                        "                    hi%d = m%d;\n            }\n", s, s, s, s);
+    loom__sb_printf(sb, "            const %s v%d = (%s)lo%d;\n", loom__ctype(a->dtype), s,
+                    loom__ctype(a->dtype), s);
+    return s;
+}
+
 static int remember(ictx *c, int j, int at, int s)
 {
     if (c->nmemo == c->cap_memo) {
@@ -231,6 +270,11 @@ static int value(ictx *c, int j, int at, const char *atname, bool root)
         list_node(c, j);
         return remember(c, j, at, vs);
     }
+    if (a->op == LOOM_OP_SEARCHSORTED) {
+        int s = search_value(c, a, at, atname);
+        list_node(c, j);
+        return remember(c, j, at, s);
+    }
     if (loom__ops[a->op].kind == LOOM_OPK_EW) {
         int in[LOOM_MAX_EW_INPUTS] = {0};
         for (int k = 0; k < a->ninputs; k++)
@@ -310,9 +354,9 @@ static int find_checks(ictx *c, int j, bool root)
     int n = 0;
     if (a->op == LOOM_OP_TAKE && a->param.take.mode == LOOM_MODE_RAISE) {
         static const char *const names[] = {"loom_take", "loom_take_along_axis", "loom_getitem",
-                                            "loom_choose"};
+                                            "loom_choose", "loom_searchsorted"};
         int64_t f = a->param.take.report_fn;
-        c->status[j] = loom__plan_check(c->b, c->fn, names[f >= 0 && f < 4 ? f : 0],
+        c->status[j] = loom__plan_check(c->b, c->fn, names[f >= 0 && f < 5 ? f : 0],
                                         LOOM_FAIL_INDEX, 1);
         if (c->status[j] < 0) {
             c->failed = true;
@@ -386,7 +430,10 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     loom__sb_printf(&sb, "    for (idx_t t = (idx_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; "
                          "t += stride) {\n%s    }\n}\n", body);
     char *src = loom__sb_take(&sb);
-    if (!src || loom__kernel_name_source(k, r->op == LOOM_OP_CONCAT ? "loom_cat" : "loom_take", src))
+    const char *prefix = r->op == LOOM_OP_CONCAT         ? "loom_cat"
+                         : r->op == LOOM_OP_SEARCHSORTED ? "loom_search"
+                                                         : "loom_take";
+    if (!src || loom__kernel_name_source(k, prefix, src))
         goto done;
     loom__sb_printf(&summary, "%s", loom__ops[r->op].name);
     for (int i = 1; i < c.nnodes; i++)
@@ -449,5 +496,20 @@ static const loom_lowering *epilogue(const loom_walk *w, int consumer)
     return found == 1 && ok ? &loom__lower_index : NULL;
 }
 
-/* Inputs stay where they are: computed ones are inlined, the rest read in place. */
-const loom_lowering loom__lower_index = {LOOM_PLACE_ALONE, NULL, lower, epilogue};
+/* A search reads its sorted array from memory, at the positions the search visits; the search
+ * may be absorbed into the consumer computing it (i), or into an absorbed node i reads. */
+static void searched_in_memory(loom_walk *w, int i)
+{
+    const loom_array *a = w->v[i].node;
+    if (a->op == LOOM_OP_SEARCHSORTED)
+        loom__contiguous_in_memory(w, a->inputs[0]);
+    for (int k = 0; k < a->ninputs && !loom__is_input(a); k++) {
+        int j = loom__walk_at(w, a->inputs[k]);
+        if (w->v[j].lowering == &loom__lower_absorbed)
+            searched_in_memory(w, j);
+    }
+}
+
+/* Inputs stay where they are: computed ones are inlined, the rest read in place (but for a
+ * search's sorted array). */
+const loom_lowering loom__lower_index = {LOOM_PLACE_ALONE, searched_in_memory, lower, epilogue};

@@ -5,7 +5,8 @@
 #include "internal.h"
 
 /* The public functions a gather's out-of-bounds error can name (param.take.report_fn). */
-enum { LOOM_REPORT_TAKE = 0, LOOM_REPORT_TAKE_ALONG_AXIS, LOOM_REPORT_GETITEM, LOOM_REPORT_CHOOSE };
+enum { LOOM_REPORT_TAKE = 0, LOOM_REPORT_TAKE_ALONG_AXIS, LOOM_REPORT_GETITEM, LOOM_REPORT_CHOOSE,
+       LOOM_REPORT_SEARCHSORTED };
 
 /* The TAKE node of a along axis ax (normalised; a has ndim >= 1) at the integer or bool
  * indices idx (an empty result is an EMPTY node); in mode raise, an index out of bounds is

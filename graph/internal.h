@@ -161,6 +161,8 @@ typedef union loom_params {
      * (loom_index_mode), and the function, axis and extent its error names (the caller's
      * view; graph/index.h) */
     struct { int64_t axis, mode, report_fn, report_axis, report_size; } take;
+    /* SEARCHSORTED: side 'right' (1) or 'left' (0) */
+    struct { int64_t right; } search;
     /* RESULT nodes: which result of the input, and its byte offset in the packed value */
     struct { int64_t index, byte_offset; } result;
     /* Random generators: the Philox key and the first counter block the node reserved

@@ -4,21 +4,14 @@
  * becomes the one positive NaN (NumPy sorts NaN last; a radix sort puts a NaN with its sign bit
  * set first), and for argsort -0.0 becomes +0.0 (NumPy compares them equal, so a stable argsort
  * keeps their input order; a radix sort on raw bits puts -0.0 first). Those transforms are
- * elementwise nodes, computed by the kernel that writes the keys. */
+ * elementwise nodes, computed by the kernel that writes the keys. Complex arrays are a lexsort
+ * of three real keys (graph/sort_complex.c). */
 #include "reduce.h"
+#include "sort.h"
 #include "ufunc.h"
 #include "views.h"
 
 #include <math.h>
-
-static bool sortable(const char *fn, const loom_array *a)
-{
-    if (loom__is_complex((loom_dtype)a->dtype)) {
-        loom__error(LOOM_ERR_UNSUPPORTED, fn, "sorting complex arrays is not supported yet");
-        return false;
-    }
-    return true;
-}
 
 /* The node: rows of keys along the last axis; argsort also reads the indices 0..n-1 of each
  * row (idx, int64, keys' shape) and yields them reordered. */
@@ -56,13 +49,15 @@ static loom_array *sort(const char *fn, loom_array *a, int axis, bool arg)
     int ndim = a->ndim == 0 && arg ? 1 : a->ndim, ax = 0;
     if (axis != LOOM_AXIS_NONE && loom__normalize_axis(fn, NULL, axis, ndim, &ax))
         return NULL;
-    if (!sortable(fn, a))
-        return NULL;
     loom_scope_begin(); /* the temporaries belong to the result */
     loom_array *x = a;
     if (a->ndim == 0 || (axis == LOOM_AXIS_NONE && a->ndim != 1)) {
         x = loom__reshape(fn, "ravel", a, 1, (const int64_t[]){-1});
         ax = 0;
+    }
+    if (loom__is_complex((loom_dtype)a->dtype)) {
+        loom_array *order = x ? loom__complex_argsort(fn, x, ax) : NULL;
+        return loom__scope_return(arg || !order ? order : loom_take_along_axis(x, order, ax));
     }
     int last = x ? x->ndim - 1 : 0;
     if (x && ax != last)

@@ -705,7 +705,8 @@ void loom_fft_plan_cache_clear(void);
  * every real dtype and bool, along any axis; LOOM_AXIS_NONE sorts the flattened array (1-D).
  * NaN sorts last (as one positive NaN in loom_sort's result); equal keys keep their order, and
  * -0.0 equals +0.0 for loom_argsort. loom_sort puts the -0.0 of a run of zeros before its
- * +0.0. Complex arrays are not supported yet (LOOM_ERR_UNSUPPORTED). */
+ * +0.0. Complex arrays sort in NumPy's order (real part, then imaginary part, NaN parts last;
+ * docs/sorting.md). */
 loom_array *loom_sort(loom_array *a, int axis);
 loom_array *loom_argsort(loom_array *a, int axis);
 
@@ -1250,6 +1251,36 @@ int loom_linalg_svd_hermitian(loom_array *a, bool compute_uv, loom_array **u, lo
  * np.linalg.matrix_rank(a, tol, hermitian=True, rtol=rtol) (NAN: None), from eigh. */
 loom_array *loom_linalg_pinv_hermitian(loom_array *a, double rcond);
 loom_array *loom_linalg_matrix_rank_hermitian(loom_array *a, double tol, double rtol);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Searching, partitioning, lexsort, complex sorts (docs/sorting.md)                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.searchsorted(sorted, v, side="right" if right else "left"): int64 positions of v's shape
+ * in the 1-D sorted array, compared in np.result_type(sorted, v) with sort's order (NaN
+ * last; complex: NumPy's lexicographic order). One generated binary-search kernel, which
+ * computes v inline and fuses with its elementwise consumer. */
+loom_array *loom_searchsorted(loom_array *sorted, loom_array *v, bool right);
+/* The same with sorter= (NULL: none): integer indices that sort a (1-D, a's size). An index out
+ * of range fails when the result is read ("loom_searchsorted: index 7 is out of bounds ..."). */
+loom_array *loom_searchsorted_sorter(loom_array *a, loom_array *v, bool right,
+                                     loom_array *sorter);
+/* np.digitize(x, bins, right): int64 bin indices of x's shape; bins 1-D, increasing or
+ * decreasing. bins' values are read on the host at the call (a host read of a pending bins
+ * array evaluates it) to check the monotonicity and pick the search; x stays lazy. */
+loom_array *loom_digitize(loom_array *x, loom_array *bins, bool right);
+/* np.partition / np.argpartition(a, kth, axis) with nkth kth values (an int or a list;
+ * negative count from the end; LOOM_AXIS_NONE: a flattened): element kth is in its sorted
+ * place, smaller (NaN-last order) ones before it, larger ones after. Computed by the full
+ * stable sort (loom_sort / loom_argsort), which satisfies NumPy's guarantee for every kth. */
+loom_array *loom_partition(loom_array *a, const int64_t *kth, int nkth, int axis);
+loom_array *loom_argpartition(loom_array *a, const int64_t *kth, int nkth, int axis);
+/* np.lexsort(keys, axis): int64 indices sorting by keys[nkeys - 1] first, ties broken by the
+ * keys before it; stable. Keys of one shape (any real dtype or bool; complex too). */
+loom_array *loom_lexsort(loom_array *const *keys, int nkeys, int axis);
+/* np.sort_complex(a): a sorted along its last axis, as complex: complex input keeps its dtype,
+ * int8, int16, uint8 and uint16 give complex64, every other dtype complex128 (as NumPy). */
+loom_array *loom_sort_complex(loom_array *a);
 
 #ifdef __cplusplus
 }

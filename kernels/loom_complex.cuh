@@ -131,6 +131,17 @@ template <class C> LOOM__D bool loom__clt(C x, C y) {
     return (x.re < y.re && !loom__isnan(x.im) && !loom__isnan(y.im)) ||
            (x.re == y.re && x.im < y.im);
 }
+/* Sort order (npysort's CFLOAT_LT): lexicographic, a NaN part after every number, a real NaN
+ * after an imaginary one; searchsorted compares with it. */
+template <class C> LOOM__D bool loom__csort_less(C a, C b) {
+    if (a.re < b.re)
+        return a.im == a.im || b.im != b.im;
+    if (a.re > b.re)
+        return b.im != b.im && a.im == a.im;
+    if (a.re == b.re || (a.re != a.re && b.re != b.re))
+        return a.im < b.im || (b.im != b.im && a.im == a.im);
+    return b.re != b.re;
+}
 
 /* ---- elementary functions ---- */
 

@@ -7,21 +7,11 @@
 #include "inputs.h"
 #include "kernels/loom_cub.h"
 #include "plans.h"
+#include "sort_tables.h"
 
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int parse_shape(const char *s, int64_t *shape)
-{
-    int nd = 0;
-    for (s += 2; *s; nd++) {
-        shape[nd] = strtoll(s, (char **)&s, 10);
-        if (*s == ',')
-            s++;
-    }
-    return nd;
-}
 
 static void test_table(void)
 {
@@ -49,12 +39,7 @@ static void test_table(void)
             char rdt[16], rshp[64];
             CHECK(r != NULL && sscanf(rest, "%15s %63s", rdt, rshp) == 2);
             if (r) {
-                int64_t want[8];
-                int wnd = parse_shape(rshp, want);
-                CHECK_STR(loom_dtype_name(loom_dtype_of(r)), rdt);
-                CHECK_EQ_INT(loom_ndim(r), wnd);
-                for (int i = 0; i < wnd && i < loom_ndim(r); i++)
-                    CHECK_EQ_INT(loom_shape(r)[i], want[i]);
+                check_dtype_shape(r, rdt, rshp);
             } else {
                 fprintf(stderr, "%s: %s\n", line, loom_last_error());
             }

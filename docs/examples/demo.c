@@ -1,9 +1,10 @@
 /* Loom's demo: the chain workload of docs/PERF.md on 2^26 float32 values, fused into one kernel
  * and then with fusion off (LOOM_FUSE=0: one kernel per op), with the time and the launches of
  * each, a checksum of the result, and the fused plan drawn as chain.dot (and chain.svg). Then
- * the seed exercise: 50 million float32 values made on the device, sin(arange(50M) * 0.001),
- * as a 50000x1000 matrix whose rows are normalised, (m - mean(m,1)) / std(m,1), fused and
- * unfused, each checked on the host: every row has mean ~0 and std ~1. Last the seeds' SVD:
+ * the seed exercise: 50 million random float64 values made on the device, sorted, as a
+ * 50000x1000 matrix whose rows are normalised, (m - mean(m,1)) / std(m,1), fused and unfused,
+ * each checked on the host: every row is increasing with mean ~0 and std ~1, and the two
+ * results agree within allclose's tolerances. Last the seeds' SVD:
  * a 1000x1000 float64 matrix times 2, u, s, vh = svd(x), with its time and the reconstruction
  * error max|u diag(s) vh - x| / max|x|.
  *     cmake -B build && cmake --build build -j && ./build/demo
@@ -57,7 +58,7 @@ typedef struct result {
     double ms;                /* median of RUNS: build + evaluate + synchronise */
     double kernels, graphs;   /* launches per evaluation (loom_stats) */
     uint64_t plan_kernels;    /* kernels in the plan, counted with CUDA Graphs off */
-    float *y;                 /* the result on the host */
+    void *y;                  /* the result on the host */
 } result;
 
 /* Runs f(x) with LOOM_FUSE=fuse: one warm-up (it compiles), RUNS timed, one copied out. */
@@ -90,7 +91,9 @@ static int measure(const char *fuse, workload f, loom_array *x, result *r)
     setenv("LOOM_GRAPHS", "0", 1);
     loom_stats_get(&s0);
     loom_scope_begin();
-    int rc = loom_get(f(x), r->y, (size_t)loom_size(x) * sizeof(float));
+    loom_array *y = f(x);
+    size_t bytes = y ? (size_t)loom_size(y) * loom_dtype_size(loom_dtype_of(y)) : 0;
+    int rc = loom_get(y, r->y, bytes);
     loom_scope_end();
     loom_stats_get(&s1);
     unsetenv("LOOM_GRAPHS");
@@ -109,12 +112,16 @@ static void print_table(const result *fused, const result *unfused)
            (unsigned long long)unfused->plan_kernels, unfused->kernels, unfused->graphs);
 }
 
-/* The largest |mean| and |std - 1| over the rows of a normalised ROWS x COLS matrix. */
-static void row_moments(const float *z, double *worst_mean, double *worst_std)
+/* The largest |mean| and |std - 1| over the rows of a normalised ROWS x COLS matrix, and
+ * whether every row is increasing (the sort's order survives the normalisation). */
+static void row_moments(const double *z, double *worst_mean, double *worst_std, bool *increasing)
 {
     *worst_mean = *worst_std = 0;
+    *increasing = true;
     for (int64_t r = 0; r < ROWS; r++) {
-        const float *row = z + r * COLS;
+        const double *row = z + r * COLS;
+        for (int64_t c = 1; c < COLS; c++)
+            *increasing &= row[c - 1] <= row[c];
         double sum = 0, sq = 0;
         for (int64_t c = 0; c < COLS; c++)
             sum += row[c];
@@ -128,43 +135,66 @@ static void row_moments(const float *z, double *worst_mean, double *worst_std)
     }
 }
 
-/* The seed exercise; returns 0 when both results have every row at mean ~0, std ~1. */
+/* The seed exercise's workload: x sorted, as a ROWS x COLS matrix with its rows normalised. */
+static loom_array *sort_rownorm(loom_array *x)
+{
+    return rownorm(loom_reshape(loom_sort(x, 0), 2, (int64_t[]){ROWS, COLS}));
+}
+
+/* np.allclose(a, b) on the host: |a - b| <= atol + rtol * |b| everywhere (NaN fails). */
+static bool host_allclose(const double *a, const double *b, int64_t n, double rtol, double atol)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (!(fabs(a[i] - b[i]) <= atol + rtol * fabs(b[i])))
+            return false;
+    return true;
+}
+
+/* The seed exercise; returns 0 when both results have every row increasing at mean ~0, std ~1,
+ * and agree with each other. */
 static int seed_exercise(void)
 {
-    /* m is made on the device and kept, so each run reads it once and writes the result. */
-    loom_array *m = loom_reshape(loom_sin(loom_mul_scalar(loom_arange(0, (double)ROWS * COLS, 1,
-                                                                      LOOM_FLOAT32), 0.001)),
-                                 2, (int64_t[]){ROWS, COLS});
-    result fused = {.y = malloc((size_t)ROWS * COLS * sizeof(float))};
-    result unfused = {.y = malloc((size_t)ROWS * COLS * sizeof(float))};
-    int rc = !fused.y || !unfused.y ? LOOM_ERR_OOM : loom_eval(m);
+    /* x is made on the device and kept, so each run reads it once and writes the result. */
+    loom_rng *rng = loom_random_default_rng(2026);
+    loom_array *x = loom_rng_random(rng, 1, (int64_t[]){(int64_t)ROWS * COLS}, LOOM_FLOAT64);
+    result fused = {.y = malloc((size_t)ROWS * COLS * sizeof(double))};
+    result unfused = {.y = malloc((size_t)ROWS * COLS * sizeof(double))};
+    int rc = !fused.y || !unfused.y ? LOOM_ERR_OOM : loom_eval(x);
     if (rc == LOOM_OK)
-        rc = measure("1", rownorm, m, &fused);
+        rc = measure("1", sort_rownorm, x, &fused);
     if (rc == LOOM_OK)
-        rc = measure("0", rownorm, m, &unfused);
+        rc = measure("0", sort_rownorm, x, &unfused);
     int bad = 0;
     if (rc != LOOM_OK) {
         fprintf(stderr, "demo: %s\n", loom_last_error() ? loom_last_error() : "out of host memory");
         bad = 1;
     } else {
-        printf("\nm = sin(arange(%d) * 0.001).reshape(%d, %d) in float32, rows normalised:\n"
-               "z = (m - mean(m, 1, keepdims)) / std(m, 1, keepdims)\n\n", ROWS * COLS, ROWS, COLS);
+        printf("\nx = %d random float64 values in [0, 1), sorted, as a %dx%d matrix m whose rows\n"
+               "are normalised: z = (m - mean(m, 1, keepdims)) / std(m, 1, keepdims)\n\n",
+               ROWS * COLS, ROWS, COLS);
         print_table(&fused, &unfused);
         printf("\nfusion is %.1fx faster.\n", unfused.ms / fused.ms);
-        /* float32 rows of 1000: the mean and std are good to ~1e-5 of the row's spread */
-        const double tol = 1e-3;
+        /* a row of 1000 sorted values spans ~2e-5: float64 keeps z good to ~1e-10 */
+        const double tol = 1e-6;
         for (int k = 0; k < 2; k++) {
             double wm, ws;
-            row_moments(k ? unfused.y : fused.y, &wm, &ws);
-            bool ok = wm <= tol && ws <= tol;
-            printf("%-11s every row of z: |mean| <= %.2e, |std - 1| <= %.2e: %s\n",
-                   k ? "LOOM_FUSE=0" : "fused", wm, ws, ok ? "ok" : "WRONG");
+            bool up;
+            row_moments(k ? unfused.y : fused.y, &wm, &ws, &up);
+            bool ok = wm <= tol && ws <= tol && up;
+            printf("%-11s every row of z: %s, |mean| <= %.2e, |std - 1| <= %.2e: %s\n",
+                   k ? "LOOM_FUSE=0" : "fused", up ? "increasing" : "NOT increasing", wm, ws,
+                   ok ? "ok" : "WRONG");
             bad |= !ok;
         }
+        bool close = host_allclose(fused.y, unfused.y, (int64_t)ROWS * COLS, 1e-9, 1e-9);
+        printf("fused and LOOM_FUSE=0 results allclose (rtol 1e-9, atol 1e-9): %s\n",
+               close ? "ok" : "WRONG");
+        bad |= !close;
     }
     free(fused.y);
     free(unfused.y);
-    loom_release(m);
+    loom_release(x);
+    loom_rng_destroy(rng);
     return bad;
 }
 

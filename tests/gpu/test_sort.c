@@ -8,6 +8,7 @@
  * and with LOOM_FUSE=0. Skips (77) without a device. */
 #define _POSIX_C_SOURCE 200809L
 #include "reduce_host.h"
+#include "sort_order.h"
 
 #include <stdlib.h>
 
@@ -24,33 +25,6 @@ typedef struct sort_case {
 #include "sort_cases.inc"
 #include "gpu_main.h"
 
-static uint64_t elem_bits(const void *p, int64_t i, size_t size)
-{
-    uint64_t v = 0;
-    memcpy(&v, (const char *)p + i * (int64_t)size, size); /* little-endian */
-    return v;
-}
-
-/* NumPy's order: -1, 0, 1 (NaN after everything, equal to NaN; -0.0 == +0.0). */
-static int compare(const void *p, int64_t i, int64_t j, loom_dtype dt)
-{
-    size_t sz = loom_dtype_size(dt);
-    const char *a = (const char *)p + i * (int64_t)sz, *b = (const char *)p + j * (int64_t)sz;
-    if (loom__is_float(dt)) {
-        double x = loom__host_to_double(a, dt), y = loom__host_to_double(b, dt);
-        if (isnan(x) || isnan(y))
-            return isnan(x) - isnan(y);
-        return (x > y) - (x < y);
-    }
-    if (loom__is_signed(dt)) {
-        int64_t x = (int64_t)(elem_bits(a, 0, sz) << (64 - 8 * sz)) >> (64 - 8 * sz);
-        int64_t y = (int64_t)(elem_bits(b, 0, sz) << (64 - 8 * sz)) >> (64 - 8 * sz);
-        return (x > y) - (x < y);
-    }
-    uint64_t x = elem_bits(a, 0, sz), y = elem_bits(b, 0, sz);
-    return (x > y) - (x < y);
-}
-
 /* got[i] is want[j] as a sorted value: the same bits, or both NaN, or both zeros (loom_sort puts
  * -0.0 before +0.0; docs/sorting.md). */
 static bool same_key(const void *got, int64_t i, const void *want, int64_t j, loom_dtype dt)
@@ -63,14 +37,6 @@ static bool same_key(const void *got, int64_t i, const void *want, int64_t j, lo
     double x = loom__host_to_double((const char *)got + i * (int64_t)sz, dt);
     double y = loom__host_to_double((const char *)want + j * (int64_t)sz, dt);
     return (isnan(x) && isnan(y)) || (x == 0 && y == 0);
-}
-
-static void *pack(const uint64_t *bits, int64_t n, size_t sz)
-{
-    char *p = malloc((size_t)(n ? n : 1) * sz);
-    for (int64_t i = 0; i < n; i++)
-        memcpy(p + i * (int64_t)sz, &bits[i], sz);
-    return p;
 }
 
 /* The NumPy table, on the array itself and on a transposed view of a transposed copy. */

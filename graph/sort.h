@@ -1,0 +1,21 @@
+/* graph/sort.h — sorting by several keys, for the sorts built on it (lexsort, complex sorts). */
+#ifndef LOOM_GRAPH_SORT_H
+#define LOOM_GRAPH_SORT_H
+
+#include "internal.h"
+
+/* The int64 indices sorting keys[0..nkeys) stably along axis ax (normalised; keys of one shape,
+ * ndim >= 1, real or bool), keys[nkeys - 1] the primary key: successive stable argsorts from
+ * the least significant key. Errors under fn. */
+loom_array *loom__lexsort(const char *fn, loom_array *const *keys, int nkeys, int ax);
+
+/* Three real keys whose lexsort (keys[2] primary) is NumPy's order of complex a: classes
+ * (no NaN part, imaginary NaN, real NaN, both NaN), then the real part, then the imaginary
+ * part, NaN parts read as 0 (the class orders them). Returns 0, or -1 with the error under fn;
+ * the keys belong to the current scope. */
+int loom__complex_sort_keys(const char *fn, loom_array *a, loom_array *keys[3]);
+
+/* The int64 indices sorting complex a along ax (normalised; a of ndim >= 1) in NumPy's order. */
+loom_array *loom__complex_argsort(const char *fn, loom_array *a, int ax);
+
+#endif /* LOOM_GRAPH_SORT_H */
