@@ -33,6 +33,8 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     [LOOM_LIB_CUSOLVER_ORGQR] = {"cusolver orgqr", true},
     /* geev works partly on the host (its host workspace): an eager step. */
     [LOOM_LIB_CUSOLVER_GEEV] = {"cusolver geev", false},
+    /* Temporary storage and the count in plan buffers; the count stays on the device. */
+    [LOOM_LIB_CUB_SELECT] = {"cub select", true},
 };
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r)

@@ -119,6 +119,7 @@ typedef enum loom_lib_routine {
     LOOM_LIB_CUSOLVER_GEQRF,  /* cusolverDn<t>geqrf per matrix */
     LOOM_LIB_CUSOLVER_ORGQR,  /* cusolverDn<t>orgqr / ungqr per matrix */
     LOOM_LIB_CUSOLVER_GEEV,   /* cusolverDnXgeev per matrix */
+    LOOM_LIB_CUB_SELECT,      /* CUB's DeviceSelect::Flagged: flatnonzero, kernels/loom_select.cu */
     LOOM_LIB_COUNT
 } loom_lib_routine;
 
@@ -190,6 +191,13 @@ typedef struct loom_sort_args {
     int8_t out;
     int64_t n, rows;
 } loom_sort_args;
+/* The flat positions of the n set flags (buffer 0, bytes) into the out_len int64s of buffer 1,
+ * padded with n; buffer 2: where CUB writes them (buffer 1 itself, or n int64s of scratch);
+ * buffer 3: the count (one int64). exact: out_len is the count, so nothing is padded. */
+typedef struct loom_select_args {
+    int64_t n, out_len;
+    bool exact;
+} loom_select_args;
 /* LU factorisation (getrf) of batch n x n matrices, column-major, in place, and solves with
  * the factors (getrs) for nrhs right-hand sides, with the factored matrix or (trans) its
  * transpose. Pivots are LAPACK's, 1-based int32. */
@@ -262,6 +270,7 @@ typedef struct loom_libcall {
         loom_fft_args fft;     /* buffers: input, output; workspace: cuFFT's work area, sized
                                   by exec when the plan is prepared (loom__library_prepare) */
         loom_sort_args sort;   /* buffers: keys 0, keys 1[, values 0, values 1] */
+        loom_select_args select; /* buffers: flags, out, selected, count */
         /* getrf: A, ipiv, info; getrs: A, ipiv, B, info (parameter errors only).
          * Batched: the same with A and B replaced by arrays of batch device pointers, and no
          * info for getrs (cuBLAS reports its parameter errors to the host). */

@@ -296,6 +296,10 @@ void loom__force_default_pinned_limit(uint64_t bytes);
  * thread's last error left as it was (a failure is logged; the array stays pending, and the
  * same failure is reported when its value is asked for). Does nothing inside an evaluation. */
 void loom__eval_forced(loom_array *n, loom_eval_reason why);
+/* Evaluates count, an int64 scalar node, and reads it to *out: the length of a result whose
+ * shape depends on data (exec/data_shape.c; docs/sorting.md). Counted as a forced evaluation
+ * of reason LOOM_EVAL_DATA_DEPENDENT_SHAPE. Returns LOOM_OK or the error code. */
+int loom__read_length(const char *fn, loom_array *count, int64_t *out);
 
 /* ---- views and broadcasting (graph/view_core.c) ---- */
 
