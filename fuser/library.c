@@ -35,6 +35,8 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     [LOOM_LIB_CUSOLVER_GEEV] = {"cusolver geev", false},
     /* Temporary storage and the count in plan buffers; the count stays on the device. */
     [LOOM_LIB_CUB_SELECT] = {"cub select", true},
+    /* Counts by atomics, sums by CUB's scan and segmented reduction; storage in the plan. */
+    [LOOM_LIB_CUB_BINCOUNT] = {"cub bincount", true},
 };
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r)

@@ -1,4 +1,4 @@
-/* The data-dependent-shape model (docs/sorting.md, "Data-dependent shapes"): the flat positions
+/* The data-dependent-shape model (docs/unique.md): the flat positions
  * of a mask's set elements, as a FLATNONZERO node whose length is the mask's count, read back
  * while the node is recorded (one forced evaluation of the count, a fused reduction), or as a
  * FLATNONZERO_SIZED node of a length the caller chose, recorded lazily with no host read. Every
@@ -29,6 +29,12 @@ static loom_array *flat_mask(const char *fn, loom_array *a)
 
 loom_array *loom__mask_positions(const char *fn, loom_array *a)
 {
+    return loom__mask_positions_keep(fn, a, NULL, 0);
+}
+
+loom_array *loom__mask_positions_keep(const char *fn, loom_array *a, loom_array *const *keep,
+                                      int nkeep)
+{
     if (!a)
         return NULL;
     loom_scope_begin();
@@ -36,7 +42,7 @@ loom_array *loom__mask_positions(const char *fn, loom_array *a)
     int64_t count = 0;
     if (flat && flat->size > 0) {
         loom_array *c = loom_count_nonzero(flat, NULL, 0, false);
-        if (!c || loom__read_length(fn, c, &count))
+        if (!c || loom__read_data_dependent(fn, c, keep, nkeep, &count, sizeof count))
             return loom__scope_return(NULL);
     }
     if (flat)
@@ -54,9 +60,11 @@ loom_array *loom__mask_positions_sized(const char *fn, loom_array *a, int64_t si
         return NULL;
     }
     loom_scope_begin();
-    loom_array *flat = flat_mask(fn, a);
-    loom_array *r = flat && size ? positions_node(fn, LOOM_OP_FLATNONZERO_SIZED, flat, size)
-                                 : flat ? loom_empty(1, (const int64_t[]){0}, LOOM_INT64) : NULL;
+    loom_array *flat = flat_mask(fn, a), *r = NULL;
+    if (flat && size && flat->size) /* else every element is padding: the mask's size */
+        r = positions_node(fn, LOOM_OP_FLATNONZERO_SIZED, flat, size);
+    else if (flat)
+        r = loom_full(1, (const int64_t[]){size}, (double)flat->size, LOOM_INT64);
     return loom__scope_return(r);
 }
 
@@ -65,7 +73,7 @@ loom_array *loom__compress(const char *fn, loom_array *mask, loom_array *x)
     if (!mask || !x)
         return NULL;
     loom_scope_begin();
-    loom_array *at = loom__mask_positions(fn, mask);
+    loom_array *at = loom__mask_positions_keep(fn, mask, &x, 1); /* x computed once */
     loom_array *r = at ? loom__take(fn, x, at, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, x->shape[0])
                        : NULL;
     return loom__scope_return(r);

@@ -9,6 +9,10 @@
  * at once (a forced evaluation of reason LOOM_EVAL_DATA_DEPENDENT_SHAPE, skipped for an empty
  * a). Errors under fn; NULL a gives NULL. */
 loom_array *loom__mask_positions(const char *fn, loom_array *a);
+/* The same, evaluating keep[0..nkeep) (at most LOOM__MAX_KEEP) with the count: values that the
+ * positions' consumers read too (a sort), computed once. */
+loom_array *loom__mask_positions_keep(const char *fn, loom_array *a, loom_array *const *keep,
+                                      int nkeep);
 /* The same recorded lazily with length size: the first min(count, size) positions, then
  * a->size in every further element. */
 loom_array *loom__mask_positions_sized(const char *fn, loom_array *a, int64_t size);

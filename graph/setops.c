@@ -127,7 +127,10 @@ static int intersect_in_scope(const char *fn, loom_array *ar1, loom_array *ar2,
     }
     loom_array *order = return_indices ? loom_argsort(aux, 0) : NULL;
     aux = return_indices ? (order ? take0(fn, aux, order) : NULL) : loom_sort(aux, 0);
-    loom_array *pos = aux ? loom__mask_positions(fn, loom_equal(tail(aux), head(aux))) : NULL;
+    loom_array *sorted[2] = {aux, order};
+    loom_array *pos = aux ? loom__mask_positions_keep(fn, loom_equal(tail(aux), head(aux)), sorted,
+                                                      order ? 2 : 1)
+                          : NULL;
     if (!pos)
         return -1;
     r[0] = take0(fn, head(aux), pos);

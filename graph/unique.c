@@ -53,7 +53,8 @@ static int unique_in_scope(const char *fn, loom_array *a, unique_want want, loom
     loom_array *perm = want.index || want.inverse ? loom_argsort(x, 0) : NULL;
     loom_array *s = perm ? take0(fn, x, perm) : loom_sort(x, 0);
     loom_array *starts = s ? loom__run_starts(s, want.equal_nan) : NULL;
-    loom_array *pos = starts ? loom__mask_positions(fn, starts) : NULL;
+    loom_array *sorted[2] = {s, perm};
+    loom_array *pos = starts ? loom__mask_positions_keep(fn, starts, sorted, perm ? 2 : 1) : NULL;
     if (!pos)
         return -1;
     int64_t u = pos->size;

@@ -1183,7 +1183,7 @@ typedef enum loom_index_kind {
     LOOM_INDEX_SLICE,    /* start:stop:step with loom_slice's rules (LOOM_NONE for None) */
     LOOM_INDEX_NEWAXIS,  /* None / np.newaxis */
     LOOM_INDEX_ELLIPSIS, /* ... */
-    LOOM_INDEX_ARRAY     /* array: integer indices (boolean arrays: LOOM_ERR_UNSUPPORTED yet) */
+    LOOM_INDEX_ARRAY     /* array: integer indices, or a boolean mask (docs/unique.md) */
 } loom_index_kind;
 
 typedef struct loom_index_term {
@@ -1212,7 +1212,7 @@ int loom_hsplit(loom_array *a, int64_t sections, loom_array **out);
 int loom_vsplit(loom_array *a, int64_t sections, loom_array **out);
 int loom_dsplit(loom_array *a, int64_t sections, loom_array **out);
 
-/* ---- data-dependent shapes: nonzero, unique, set operations (docs/sorting.md) ---- */
+/* ---- data-dependent shapes: nonzero, unique, set operations (docs/unique.md) ---- */
 /* The length of these results is only known on the device: recording one evaluates what it
  * needs and reads the length back at once (a forced evaluation of reason
  * LOOM_EVAL_DATA_DEPENDENT_SHAPE, counted in loom_stats); the result itself stays lazy. The
@@ -1256,6 +1256,22 @@ int loom_intersect1d(loom_array *ar1, loom_array *ar2, bool assume_unique, bool 
 loom_array *loom_union1d(loom_array *ar1, loom_array *ar2);
 loom_array *loom_setdiff1d(loom_array *ar1, loom_array *ar2, bool assume_unique);
 loom_array *loom_setxor1d(loom_array *ar1, loom_array *ar2, bool assume_unique);
+
+/* np.bincount(x, weights, minlength): x 1-D of integers (its max is read back; a negative
+ * element is NumPy's error); counts int64, with weights (NULL: none) float64 sums, the same
+ * bits every run. */
+loom_array *loom_bincount(loom_array *x, loom_array *weights, int64_t minlength);
+/* np.histogram(a, bins, range, weights, density) with bins equal bins: range NULL or {lo, hi}
+ * (NULL: a's min and max, read back); *hist int64, weights' dtype, or float64 with density;
+ * *bin_edges (may be NULL) the bins + 1 edges. */
+int loom_histogram(loom_array *a, int64_t bins, const double *range, loom_array *weights,
+                   bool density, loom_array **hist, loom_array **bin_edges);
+/* np.histogram(a, bins=edges, ...) with nedges increasing host edges (nedges - 1 bins, the
+ * last one closed). */
+int loom_histogram_edges(loom_array *a, const double *edges, int nedges, loom_array *weights,
+                         bool density, loom_array **hist);
+/* np.histogram_bin_edges(a, bins, range) with bins equal bins. */
+loom_array *loom_histogram_bin_edges(loom_array *a, int64_t bins, const double *range);
 
 #ifdef __cplusplus
 }

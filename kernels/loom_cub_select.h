@@ -1,6 +1,6 @@
 /* kernels/loom_cub_select.h — the C entry points of the nvcc-built stream compaction
  * (kernels/loom_select.cu) behind loom_flatnonzero and everything built on it (nonzero,
- * unique, the set operations, boolean masks: docs/sorting.md). Like kernels/loom_cub.h: buffers
+ * unique, the set operations, boolean masks: docs/unique.md). Like kernels/loom_cub.h: buffers
  * from the plan, CUB on the given stream, nothing allocated, so a CUDA Graph may capture it. */
 #ifndef LOOM_KERNELS_CUB_SELECT_H
 #define LOOM_KERNELS_CUB_SELECT_H

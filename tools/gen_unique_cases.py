@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates the NumPy 2 tables of the data-dependent-shape ops (docs/sorting.md):
+"""Generates the NumPy 2 tables of the data-dependent-shape ops (docs/unique.md):
 
   tests/data/unique.txt       result dtypes and shapes that need no device (empty inputs, the
                               lazily recorded isin and _size variants) and errors, for
@@ -61,6 +61,69 @@ def cpu_table():
                 f = getattr(np, fn)
                 r = f(np.zeros((0,), dt), np.zeros((2, 0), dt2), assume_unique=True)
                 lines.append(f"{fn} {dt} {dt2} -> ok {res(r)}")
+    mask_cases = [((3, 4, 5), ["m:4"]), ((3, 4, 5), ["m:3,5"]), ((0, 4), ["m:0,4"]),
+                  ((0, 4), ["m:0"]), ((2, 0, 3), ["s", "m:0,3"]), ((2, 0, 3), ["e", "m:0,3"]),
+                  ((3, 4), ["m:3,4,1"]), ((3, 4), ["m:2"]), ((3, 4), ["e", "m:3"]),
+                  ((2, 0, 3), ["m:2,0", "i:1"]), ((0, 3, 2), ["n", "m:0,3", "s"])]
+    for xshape, terms in mask_cases:
+        x = np.zeros(xshape, np.float32)
+        idx = []
+        for t in terms:
+            if t == "s":
+                idx.append(slice(None))
+            elif t == "e":
+                idx.append(Ellipsis)
+            elif t == "n":
+                idx.append(None)
+            elif t.startswith("i:"):
+                idx.append(int(t[2:]))
+            else:
+                idx.append(np.zeros(tuple(int(d) for d in t[2:].split(",")), bool))
+        head = f"getitem_mask {fs(xshape)} {';'.join(terms)} ->"
+        try:
+            lines.append(f"{head} ok {res(x[tuple(idx)])}")
+        except IndexError as e:
+            lines.append(f"{head} err {e}")
+    def attempt(head, f):
+        try:
+            r = f()
+            r = r if isinstance(r, tuple) else (r,)
+            lines.append(f"{head} -> ok {res(*r)}")
+        except (ValueError, TypeError) as e:
+            lines.append(f"{head} -> err {e}")
+
+    # bincount <dtype> <shape> <weights dtype or -> <weights length> <minlength>
+    for dt, shape, wdt, wn, ml in [("int64", (0,), "-", 0, 0), ("int32", (0,), "-", 0, 5),
+                                   ("uint8", (0,), "float32", 0, 3), ("int64", (2, 2), "-", 0, 0),
+                                   ("int64", (), "-", 0, 0), ("float64", (3,), "-", 0, 0),
+                                   ("float32", (3,), "-", 0, 0), ("int64", (3,), "-", 0, -1),
+                                   ("int64", (3,), "float64", 2, 0),
+                                   ("int64", (3,), "complex128", 3, 0)]:
+        w = None if wdt == "-" else np.ones(wn, wdt)
+        attempt(f"bincount {dt} {fs(shape)} {wdt} {wn} {ml}",
+                lambda: np.bincount(np.zeros(shape, dt), weights=w, minlength=ml))
+    # histogram <dtype> <n> <bins> <range lo,hi or -> <weights dtype or -> <density 0/1>
+    for dt in DTYPES:
+        for wdt in ("-", "float32", "float64", "int32"):
+            for density in (0, 1):
+                w = None if wdt == "-" else np.ones(5, wdt)
+                attempt(f"histogram {dt} 5 3 0,2 {wdt} {density}",
+                        lambda: np.histogram(np.zeros(5, dt), bins=3, range=(0, 2), weights=w,
+                                             density=bool(density)))
+        attempt(f"histogram {dt} 0 4 - - 0", lambda: np.histogram(np.zeros(0, dt), bins=4))
+    for bins, rng_, wn in [(0, "0,1", 5), (-2, "0,1", 5), (3, "2,1", 5), (3, "0,inf", 5),
+                           (3, "nan,1", 5), (3, "0,1", 4)]:
+        lo, hi = (float(v) for v in rng_.split(","))
+        attempt(f"histogram float64 5 {bins} {rng_} float64:{wn} 0",
+                lambda: np.histogram(np.zeros(5), bins=bins, range=(lo, hi), weights=np.ones(wn)))
+    # histogram_edges <dtype> <n> <edges comma-separated> <weights dtype or -> <density>
+    for dt, edges, wdt, density in [("int32", "0,1,2.5,4", "-", 0), ("float32", "0,1", "float32", 1),
+                                    ("uint8", "0,1,1,3", "float64", 0), ("float64", "0,2,1", "-", 0),
+                                    ("float16", "-1,0,1", "-", 1)]:
+        e = [float(v) for v in edges.split(",")]
+        w = None if wdt == "-" else np.ones(6, wdt)
+        attempt(f"histogram_edges {dt} 6 {edges} {wdt} {density}",
+                lambda: np.histogram(np.zeros(6, dt), bins=e, weights=w, density=bool(density))[0])
     for axis in (0, 1, -2, 2, -3):
         try:
             np.unique(np.zeros((2, 3)), axis=axis)
