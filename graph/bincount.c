@@ -4,8 +4,8 @@
  * the check for negative values; a histogram's bin of each element is computed elementwise with
  * NumPy's own formulas (one extra bin for elements outside the range, dropped), so its length is
  * known and only an autodetected range is read back. */
-#include "index.h"
 #include "reduce.h"
+#include "select.h"
 #include "ufunc.h"
 #include "views.h"
 
@@ -29,10 +29,8 @@ static loom_array *bincount_node(const char *fn, loom_array *bins, loom_array *w
     }
     if (weights) {
         loom_array *perm = loom_argsort(bins, 0);
-        bins = perm ? loom__take(fn, bins, perm, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0,
-                                 bins->size) : NULL;
-        weights = perm ? loom__take(fn, loom__cast(fn, weights, LOOM_FLOAT64), perm, 0,
-                                    LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, bins->size) : NULL;
+        bins = perm ? loom__take_at(fn, bins, perm) : NULL;
+        weights = perm ? loom__take_at(fn, loom__cast(fn, weights, LOOM_FLOAT64), perm) : NULL;
         if (!bins || !weights)
             return NULL;
     }
@@ -186,11 +184,6 @@ static bool outer_edges(const char *fn, loom_array *a, const double *range, doub
     return true;
 }
 
-static loom_array *take_clip(const char *fn, loom_array *x, loom_array *at)
-{
-    return loom__take(fn, x, at, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, x->shape[0]);
-}
-
 /* Each element's bin among nb equal bins from first to last with the edges e, as NumPy's
  * histogram computes it (a division, then corrections against the edges), nb outside. */
 static loom_array *equal_bins(const char *fn, loom_array *t, loom_array *e, int64_t nb,
@@ -203,9 +196,9 @@ static loom_array *equal_bins(const char *fn, loom_array *t, loom_array *e, int6
                                   loom_scalar_int(nb));
     loom_array *idx = loom__cast(fn, f, LOOM_INT64);
     idx = loom_where(loom_equal(idx, loom_scalar_int(nb)), loom_scalar_int(nb - 1), idx);
-    loom_array *below = loom_less(t, take_clip(fn, e, idx));
+    loom_array *below = loom_less(t, loom__take_at(fn, e, idx));
     idx = loom_subtract(idx, loom__cast(fn, below, LOOM_INT64));
-    loom_array *next = take_clip(fn, e, loom_add(idx, loom_scalar_int(1)));
+    loom_array *next = loom__take_at(fn, e, loom_add(idx, loom_scalar_int(1)));
     loom_array *above = loom_logical_and(loom_greater_equal(t, next),
                                          loom_not_equal(idx, loom_scalar_int(nb - 1)));
     idx = loom_add(idx, loom__cast(fn, above, LOOM_INT64));

@@ -140,6 +140,22 @@ static loom_array *advanced(const char *fn, loom_array *v, const int *adv_axis,
                        : NULL;
 }
 
+/* NumPy's checks of the axes an index consumes (used) and of its ellipses. */
+static bool index_fits(const char *fn, const loom_array *a, int used, int nell)
+{
+    if (nell > 1) {
+        loom__error(LOOM_ERR_INVALID, fn, "an index can only have a single ellipsis ('...')");
+        return false;
+    }
+    if (used > a->ndim) {
+        loom__error(LOOM_ERR_INVALID, fn,
+                    "too many indices for array: array is %d-dimensional, but %d were indexed",
+                    a->ndim, used);
+        return false;
+    }
+    return true;
+}
+
 static bool is_mask(const loom_index_term *t)
 {
     return t->kind == LOOM_INDEX_ARRAY && t->array && loom__is_bool((loom_dtype)t->array->dtype);
@@ -164,16 +180,8 @@ static loom_array *boolean_index(const char *fn, loom_array *a, const loom_index
             return NULL;
         }
     }
-    if (nell > 1) {
-        loom__error(LOOM_ERR_INVALID, fn, "an index can only have a single ellipsis ('...')");
+    if (!index_fits(fn, a, used, nell))
         return NULL;
-    }
-    if (used > a->ndim) {
-        loom__error(LOOM_ERR_INVALID, fn,
-                    "too many indices for array: array is %d-dimensional, but %d were indexed",
-                    a->ndim, used);
-        return NULL;
-    }
     if (nterms > LOOM_MAXDIMS) {
         loom__error(LOOM_ERR_INVALID, fn, "an index with boolean arrays takes at most %d terms",
                     LOOM_MAXDIMS);
@@ -222,16 +230,8 @@ loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms
     int nell;
     bool arrays;
     int used = count_consumed(terms, nterms, &nell, &arrays);
-    if (nell > 1) {
-        loom__error(LOOM_ERR_INVALID, fn, "an index can only have a single ellipsis ('...')");
+    if (!index_fits(fn, a, used, nell))
         return NULL;
-    }
-    if (used > a->ndim) {
-        loom__error(LOOM_ERR_INVALID, fn,
-                    "too many indices for array: array is %d-dimensional, but %d were indexed",
-                    a->ndim, used);
-        return NULL;
-    }
     for (int i = 0; i < nterms; i++) {
         const loom_index_term *t = &terms[i];
         if (t->kind == LOOM_INDEX_ARRAY) {

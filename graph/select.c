@@ -68,13 +68,33 @@ loom_array *loom__mask_positions_sized(const char *fn, loom_array *a, int64_t si
     return loom__scope_return(r);
 }
 
+int loom__results_begin(const char *fn, loom_array *const *inputs, int nin, loom_array **out,
+                        int max_out, int need)
+{
+    for (int i = 0; out && i < max_out; i++)
+        out[i] = NULL;
+    int rc = loom__check_input_list(fn, inputs, nin);
+    if (rc)
+        return rc;
+    if (!out || max_out < need) {
+        loom__error(LOOM_ERR_INVALID, fn, "out has room for %d arrays, %d are asked for",
+                    out ? max_out : 0, need);
+        return LOOM_ERR_INVALID;
+    }
+    return LOOM_OK;
+}
+
+loom_array *loom__take_at(const char *fn, loom_array *x, loom_array *at)
+{
+    return loom__take(fn, x, at, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, x->shape[0]);
+}
+
 loom_array *loom__compress(const char *fn, loom_array *mask, loom_array *x)
 {
     if (!mask || !x)
         return NULL;
     loom_scope_begin();
     loom_array *at = loom__mask_positions_keep(fn, mask, &x, 1); /* x computed once */
-    loom_array *r = at ? loom__take(fn, x, at, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, x->shape[0])
-                       : NULL;
+    loom_array *r = at ? loom__take_at(fn, x, at) : NULL;
     return loom__scope_return(r);
 }

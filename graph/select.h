@@ -18,6 +18,12 @@ loom_array *loom__mask_positions_keep(const char *fn, loom_array *a, loom_array 
 loom_array *loom__mask_positions_sized(const char *fn, loom_array *a, int64_t size);
 /* x[mask] for a 1-D bool mask and x of mask's length along axis 0. */
 loom_array *loom__compress(const char *fn, loom_array *mask, loom_array *x);
+/* The start of a function writing need results to out[0..max_out): clears out, checks the
+ * inputs (NULL keeps the error) and that out has room. Returns LOOM_OK or the error code. */
+int loom__results_begin(const char *fn, loom_array *const *inputs, int nin, loom_array **out,
+                        int max_out, int need);
+/* x[at] along axis 0 for positions at known to be in bounds. */
+loom_array *loom__take_at(const char *fn, loom_array *x, loom_array *at);
 /* For a sorted 1-D s (size >= 1): whether each element starts a run of equal keys (the first,
  * and each unequal to the one before; NaNs equal when equal_nan). graph/unique.c. */
 loom_array *loom__run_starts(loom_array *s, bool equal_nan);

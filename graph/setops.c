@@ -1,16 +1,10 @@
 /* isin and the set operations of NumPy's arraysetops, by its own sort-based algorithms: unique
  * inputs (graph/unique.c), one stable sort of both together, and neighbours compared. Results
  * whose length depends on data select positions (graph/select.c: a count read back). */
-#include "index.h"
 #include "reduce.h"
 #include "select.h"
 #include "ufunc.h"
 #include "views.h"
-
-static loom_array *take0(const char *fn, loom_array *x, loom_array *at)
-{
-    return loom__take(fn, x, at, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, x->shape[0]);
-}
 
 static loom_array *ravel(const char *fn, loom_array *a)
 {
@@ -61,15 +55,15 @@ static loom_array *in1d(const char *fn, loom_array *ar1, loom_array *ar2, bool a
     }
     loom_array *ar = join(ar1, ar2);
     loom_array *order = ar ? loom_argsort(ar, 0) : NULL;
-    loom_array *sar = order ? take0(fn, ar, order) : NULL;
+    loom_array *sar = order ? loom__take_at(fn, ar, order) : NULL;
     if (!sar)
         return NULL;
     loom_array *same = invert ? loom_not_equal(tail(sar), head(sar))
                               : loom_equal(tail(sar), head(sar));
     loom_array *flag = join(same, loom_full(1, (const int64_t[]){1}, invert, LOOM_BOOL));
-    loom_array *ret = flag ? take0(fn, flag, loom_argsort(order, 0)) : NULL;
+    loom_array *ret = flag ? loom__take_at(fn, flag, loom_argsort(order, 0)) : NULL;
     ret = ret ? loom_slice(ret, 0, 0, ar1->size, 1) : NULL;
-    return rev && ret ? take0(fn, ret, rev) : ret;
+    return rev && ret ? loom__take_at(fn, ret, rev) : ret;
 }
 
 loom_array *loom_isin(loom_array *element, loom_array *test_elements, bool assume_unique,
@@ -126,20 +120,20 @@ static int intersect_in_scope(const char *fn, loom_array *ar1, loom_array *ar2,
         return nr;
     }
     loom_array *order = return_indices ? loom_argsort(aux, 0) : NULL;
-    aux = return_indices ? (order ? take0(fn, aux, order) : NULL) : loom_sort(aux, 0);
+    aux = return_indices ? (order ? loom__take_at(fn, aux, order) : NULL) : loom_sort(aux, 0);
     loom_array *sorted[2] = {aux, order};
     loom_array *pos = aux ? loom__mask_positions_keep(fn, loom_equal(tail(aux), head(aux)), sorted,
                                                       order ? 2 : 1)
                           : NULL;
     if (!pos)
         return -1;
-    r[0] = take0(fn, head(aux), pos);
+    r[0] = loom__take_at(fn, head(aux), pos);
     if (return_indices) {
-        r[1] = take0(fn, head(order), pos);
-        r[2] = loom_subtract(take0(fn, tail(order), pos), loom_scalar_int(ar1->size));
+        r[1] = loom__take_at(fn, head(order), pos);
+        r[2] = loom_subtract(loom__take_at(fn, tail(order), pos), loom_scalar_int(ar1->size));
         if (!assume_unique && r[1] && r[2]) {
-            r[1] = take0(fn, ind1, r[1]);
-            r[2] = take0(fn, ind2, r[2]);
+            r[1] = loom__take_at(fn, ind1, r[1]);
+            r[2] = loom__take_at(fn, ind2, r[2]);
         }
     }
     for (int i = 0; i < nr; i++)
@@ -152,17 +146,10 @@ int loom_intersect1d(loom_array *ar1, loom_array *ar2, bool assume_unique, bool 
                      loom_array **out, int max_out)
 {
     static const char fn[] = "loom_intersect1d";
-    int need = return_indices ? 3 : 1;
-    for (int i = 0; out && i < max_out; i++)
-        out[i] = NULL;
-    int rc = loom__check_input_list(fn, (loom_array *[]){ar1, ar2}, 2);
+    int rc = loom__results_begin(fn, (loom_array *[]){ar1, ar2}, 2, out, max_out,
+                                 return_indices ? 3 : 1);
     if (rc)
         return rc;
-    if (!out || max_out < need) {
-        loom__error(LOOM_ERR_INVALID, fn, "out has room for %d arrays, %d are asked for",
-                    out ? max_out : 0, need);
-        return LOOM_ERR_INVALID;
-    }
     if (complex_refused(fn, ar1, ar2))
         return LOOM_ERR_UNSUPPORTED;
     loom_scope_begin();

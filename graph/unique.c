@@ -3,7 +3,6 @@
  * asked for), the first element of each run of equal keys flagged, their positions selected
  * (graph/select.c: the count of uniques is read back), and every result a gather or a
  * difference of those positions. */
-#include "index.h"
 #include "reduce.h"
 #include "select.h"
 #include "ufunc.h"
@@ -12,11 +11,6 @@
 typedef struct unique_want {
     bool index, inverse, counts, equal_nan;
 } unique_want;
-
-static loom_array *take0(const char *fn, loom_array *x, loom_array *at)
-{
-    return loom__take(fn, x, at, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, x->shape[0]);
-}
 
 /* Whether each element of the sorted s starts a run of equal keys: the first, and every one
  * unequal to the one before (NaNs equal each other when equal_nan: sort puts them last). */
@@ -51,20 +45,20 @@ static int unique_in_scope(const char *fn, loom_array *a, unique_want want, loom
         return nr;
     }
     loom_array *perm = want.index || want.inverse ? loom_argsort(x, 0) : NULL;
-    loom_array *s = perm ? take0(fn, x, perm) : loom_sort(x, 0);
+    loom_array *s = perm ? loom__take_at(fn, x, perm) : loom_sort(x, 0);
     loom_array *starts = s ? loom__run_starts(s, want.equal_nan) : NULL;
     loom_array *sorted[2] = {s, perm};
     loom_array *pos = starts ? loom__mask_positions_keep(fn, starts, sorted, perm ? 2 : 1) : NULL;
     if (!pos)
         return -1;
     int64_t u = pos->size;
-    r[nr++] = take0(fn, s, pos);
+    r[nr++] = loom__take_at(fn, s, pos);
     if (want.index)
-        r[nr++] = take0(fn, perm, pos);
+        r[nr++] = loom__take_at(fn, perm, pos);
     if (want.inverse) {
         /* the rank of each sorted element among the uniques, put back in input order */
         loom_array *rank = loom_subtract(loom_cumsum(starts, 0), loom_scalar_int(1));
-        loom_array *inv = take0(fn, rank, loom_argsort(perm, 0));
+        loom_array *inv = loom__take_at(fn, rank, loom_argsort(perm, 0));
         r[nr++] = inv ? loom__reshape(fn, "reshape", inv, a->ndim, a->shape) : NULL;
     }
     if (want.counts) {
@@ -100,17 +94,10 @@ loom_array *loom__unique_values(const char *fn, loom_array *a, loom_array **inde
 /* The public shape of every unique function: results kept for the caller on success. */
 static int unique(const char *fn, loom_array *a, unique_want want, loom_array **out, int max_out)
 {
-    int need = 1 + want.index + want.inverse + want.counts;
-    for (int i = 0; out && i < max_out; i++)
-        out[i] = NULL;
-    int rc = loom__check_input_list(fn, &a, 1);
+    int rc = loom__results_begin(fn, &a, 1, out, max_out,
+                                 1 + want.index + want.inverse + want.counts);
     if (rc)
         return rc;
-    if (!out || max_out < need) {
-        loom__error(LOOM_ERR_INVALID, fn, "out has room for %d arrays, %d are asked for",
-                    out ? max_out : 0, need);
-        return LOOM_ERR_INVALID;
-    }
     if (loom__is_complex((loom_dtype)a->dtype)) {
         loom__error(LOOM_ERR_UNSUPPORTED, fn, "unique of complex arrays is not supported yet");
         return LOOM_ERR_UNSUPPORTED;

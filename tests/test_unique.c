@@ -4,7 +4,8 @@
  * assume_unique) and its errors (tests/data/unique.txt from tools/gen_unique_cases.py); a length
  * that must be read back fails cleanly without a device and is counted as a forced evaluation of
  * reason data_dependent_shape; the plans of the lazily recorded _size variants (one CUB select
- * step, straight into its output or through scratch); the nvcc-built select layer links. */
+ * step, straight into its output or through scratch) and of histogram (one bincount step, after
+ * an argsort with weights); the nvcc-built select layer links. */
 #include "check.h"
 #include "inputs.h"
 #include "kernels/loom_cub_select.h"
@@ -253,14 +254,14 @@ static void test_read_back_counted(void)
     loom_scope_end();
 }
 
-static const loom_libcall *select_step(const loom_plan *p, int *nlib)
+static const loom_libcall *library_step(const loom_plan *p, loom_lib_routine routine, int *nlib)
 {
     const loom_libcall *l = NULL;
     *nlib = 0;
     for (int i = 0; p && i < p->nsteps; i++)
         if (p->steps[i].kind == LOOM_STEP_LIBRARY) {
             ++*nlib;
-            if (p->steps[i].lib.routine == LOOM_LIB_CUB_SELECT)
+            if (p->steps[i].lib.routine == routine)
                 l = &p->steps[i].lib;
         }
     return l;
@@ -279,7 +280,7 @@ static void test_plan_sized(void)
         CHECK(r && loom_dtype_of(r) == LOOM_INT64 && loom_ndim(r) == 1 && loom_shape(r)[0] == size);
         loom_plan *p = test_plan(&r, 1, true);
         int nlib;
-        const loom_libcall *l = select_step(p, &nlib);
+        const loom_libcall *l = library_step(p, LOOM_LIB_CUB_SELECT, &nlib);
         CHECK(l != NULL && nlib == 1);
         if (l) {
             CHECK_EQ_INT(l->nbuffers, 4);
@@ -308,6 +309,48 @@ static void test_plan_sized(void)
     loom_scope_end();
 }
 
+/* histogram with a range records lazily: one bincount step over the bins a kernel computes
+ * (one more bin for the outside); with weights an argsort step first, and the weighted form's
+ * scratch. */
+static void test_plan_histogram(void)
+{
+    loom_scope_begin();
+    loom_array *a = loom_sin(loom_linspace(0, 6, 500, true, LOOM_FLOAT32));
+    for (int weighted = 0; weighted < 2; weighted++) {
+        loom_array *w = weighted ? loom_cos(loom_linspace(0, 6, 500, true, LOOM_FLOAT64)) : NULL;
+        loom_array *h = NULL, *e = NULL;
+        CHECK_EQ_INT(loom_histogram(a, 10, (const double[]){-0.5, 0.5}, w, false, &h, &e),
+                     LOOM_OK);
+        CHECK(h && loom_size(h) == 10 && e && loom_size(e) == 11);
+        CHECK(h && loom_dtype_of(h) == (weighted ? LOOM_FLOAT64 : LOOM_INT64));
+        CHECK(e && loom_dtype_of(e) == LOOM_FLOAT32);
+        loom_plan *p = test_plan(&h, 1, true);
+        int nlib;
+        const loom_libcall *l = library_step(p, LOOM_LIB_CUB_BINCOUNT, &nlib);
+        CHECK(l != NULL);
+        CHECK_EQ_INT(nlib, 1 + weighted); /* the argsort's radix sort */
+        if (l) {
+            CHECK(l->args.bincount.n == 500 && l->args.bincount.len == 11);
+            CHECK_EQ_INT(l->args.bincount.weighted, weighted);
+            CHECK_EQ_INT(l->nbuffers, weighted ? 4 : 2);
+            CHECK(p->buffers[l->buffer[0]].role == LOOM_BUF_TEMP);
+            if (weighted)
+                CHECK(p->buffers[l->buffer[3]].bytes >= 2 * 12 * sizeof(int64_t));
+        }
+        CHECK(loom__lib_info(LOOM_LIB_CUB_BINCOUNT)->capturable);
+        loom__plan_free(p);
+        CHECK(test_compile_plan(&h, 1, true, false) > 0);
+        CHECK(test_compile_plan(&h, 1, false, false) > 0);
+    }
+    /* explicit edges: the bins from a fused comparison reduction */
+    loom_array *h = NULL;
+    CHECK_EQ_INT(loom_histogram_edges(a, (const double[]){-1, 0, 0.5, 1}, 4, NULL, true, &h),
+                 LOOM_OK);
+    CHECK(h && loom_size(h) == 3 && loom_dtype_of(h) == LOOM_FLOAT64);
+    CHECK(test_compile_plan(&h, 1, true, false) > 0);
+    loom_scope_end();
+}
+
 static void test_cub_links(void)
 {
     size_t bytes = 0;
@@ -322,6 +365,7 @@ int main(void)
     test_null_and_errors();
     test_read_back_counted();
     test_plan_sized();
+    test_plan_histogram();
     test_cub_links();
     return check_summary("test_unique");
 }
