@@ -5,7 +5,8 @@
  * +-inf and duplicates in several dtypes. bincount (minlength, weights; the same bits on a second
  * run) and histogram (equal bins with and without range, explicit edges, weights, density). Long masks (2^20 + 3 and 2^24 + 5 elements, many CUB
  * tiles; a sized result shorter than the count goes through scratch) and a transposed mask.
- * Runs fused and with LOOM_FUSE=0. Skips (77) without a device. */
+ * The sized form replays as one CUDA Graph launch with no host synchronisation. Runs fused and
+ * with LOOM_FUSE=0. Skips (77) without a device. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "loom.h"
@@ -335,6 +336,29 @@ static void test_view(void)
                (const int64_t[]){2, 4, 5}, 3); /* [[0 0] [1 0] [2 3]] */
 }
 
+/* The sized form never waits for the device: the same structure evaluated again replays as one
+ * CUDA Graph launch (mask kernel, CUB's select, the fill kernel) with no other launch, no host
+ * synchronisation and no forced evaluation. */
+static void test_sized_replay(void)
+{
+    loom_stats s0, s1;
+    for (int k = 0; k < 3; k++) {
+        loom_scope_begin();
+        loom_array *x = loom_sin(loom_arange(0, 10000, 1, LOOM_FLOAT32));
+        loom_array *r = loom_flatnonzero_size(loom_greater_scalar(x, 0.1 * k), 3000, -1);
+        loom_stats_get(&s0);
+        CHECK_EQ_INT(loom_eval(r), LOOM_OK);
+        loom_stats_get(&s1);
+        if (k > 0 && !getenv("LOOM_GRAPHS")) {
+            CHECK_EQ_INT(s1.graph_launches - s0.graph_launches, 1);
+            CHECK_EQ_INT(s1.kernels_launched - s0.kernels_launched, 0);
+            CHECK_EQ_INT(s1.host_syncs - s0.host_syncs, 0);
+        }
+        CHECK_EQ_INT(s1.forced_evals - s0.forced_evals, 0);
+        loom_scope_end();
+    }
+}
+
 static void run_all(void)
 {
     int ncases = (int)(sizeof unique_cases / sizeof unique_cases[0]);
@@ -356,6 +380,7 @@ static void run_all(void)
     test_bincount();
     test_histogram();
     loom_scope_end();
+    test_sized_replay();
 }
 
 int main(void)
