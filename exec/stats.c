@@ -12,6 +12,7 @@ static const char *const reason_names[LOOM_EVAL_NUM_REASONS] = {
     [LOOM_EVAL_DEPTH_LIMIT] = "depth_limit",
     [LOOM_EVAL_NODE_LIMIT] = "node_limit",
     [LOOM_EVAL_MEMORY_PRESSURE] = "memory_pressure",
+    [LOOM_EVAL_DATA_DEPENDENT_SHAPE] = "data_dependent_shape",
 };
 
 void loom__stat_add(loom__stat which, uint64_t n)

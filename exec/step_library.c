@@ -48,6 +48,10 @@ int loom__library_run(const char *fn, const loom_libcall *l, const loom__step_st
         return loom__cufft_exec(fn, l, r, addr, st);
     case LOOM_LIB_CUB_SORT:
         return loom__cub_sort_run(fn, l, addr, st);
+    case LOOM_LIB_CUB_SELECT:
+        return loom__cub_select_run(fn, l, addr, st);
+    case LOOM_LIB_CUB_BINCOUNT:
+        return loom__cub_bincount_run(fn, l, addr, st);
     case LOOM_LIB_CUSOLVER_GETRF:
         return loom__cusolver_getrf(fn, l, device, addr, st);
     case LOOM_LIB_CUSOLVER_GETRS:
@@ -87,6 +91,10 @@ int loom__library_workspace(const char *fn, const loom_libcall *l, int device, s
     case LOOM_LIB_CUSOLVER_GEQRF:
     case LOOM_LIB_CUSOLVER_ORGQR:
         return loom__cusolver_qr_workspace(fn, l, device, bytes);
+    case LOOM_LIB_CUB_SELECT:
+        return loom__cub_select_workspace(fn, l, bytes);
+    case LOOM_LIB_CUB_BINCOUNT:
+        return loom__cub_bincount_workspace(fn, l, bytes);
     default:
         return LOOM_OK;
     }

@@ -142,6 +142,12 @@ int loom__cufft_exec(const char *fn, const loom_libcall *l, const loom__step_sta
                      void *const *addr, cudaStream_t st);
 /* CUB's radix sort (exec/cub.c, kernels/loom_sort.cu). */
 int loom__cub_sort_run(const char *fn, const loom_libcall *l, void *const *addr, cudaStream_t st);
+int loom__cub_bincount_workspace(const char *fn, const loom_libcall *l, size_t *bytes);
+int loom__cub_bincount_run(const char *fn, const loom_libcall *l, void *const *addr,
+                           cudaStream_t st);
+int loom__cub_select_workspace(const char *fn, const loom_libcall *l, size_t *bytes);
+int loom__cub_select_run(const char *fn, const loom_libcall *l, void *const *addr,
+                         cudaStream_t st);
 
 /* ---- any step ---- */
 

@@ -42,6 +42,10 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     /* No workspace; pointer arrays in plan buffers; its info is a host word written at the
      * call for argument errors only (as getrsBatched's). */
     [LOOM_LIB_CUBLAS_GEQRF_BATCHED] = {"cublas geqrfBatched", true},
+    /* Temporary storage and the count in plan buffers; the count stays on the device. */
+    [LOOM_LIB_CUB_SELECT] = {"cub select", true},
+    /* Counts by atomics, sums by CUB's scan and segmented reduction; storage in the plan. */
+    [LOOM_LIB_CUB_BINCOUNT] = {"cub bincount", true},
 };
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r)

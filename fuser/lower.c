@@ -142,6 +142,9 @@ static const loom_lowering *const library_ops[LOOM_OP_COUNT] = {
     [LOOM_OP_SVD] = &loom__lower_svd,
     [LOOM_OP_QR] = &loom__lower_qr,
     [LOOM_OP_EIG] = &loom__lower_eig,
+    [LOOM_OP_FLATNONZERO] = &loom__lower_select,
+    [LOOM_OP_FLATNONZERO_SIZED] = &loom__lower_select,
+    [LOOM_OP_BINCOUNT] = &loom__lower_bincount,
 };
 
 const loom_lowering *loom__lowering(const loom_array *a)

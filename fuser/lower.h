@@ -73,6 +73,8 @@ extern const loom_lowering loom__lower_eigh;
 extern const loom_lowering loom__lower_cholesky;
 extern const loom_lowering loom__lower_fft;
 extern const loom_lowering loom__lower_sort;
+extern const loom_lowering loom__lower_select;
+extern const loom_lowering loom__lower_bincount;
 extern const loom_lowering loom__lower_rawkernel;
 extern const loom_lowering loom__lower_lu;
 extern const loom_lowering loom__lower_lu_solve;

@@ -122,6 +122,8 @@ typedef enum loom_lib_routine {
     LOOM_LIB_CUSOLVER_POTRF_BATCHED, /* cusolverDn<t>potrfBatched: stacks of small matrices */
     LOOM_LIB_CUSOLVER_SYEVJ_BATCHED, /* cusolverDn<t>syevjBatched: stacks of tiny matrices */
     LOOM_LIB_CUBLAS_GEQRF_BATCHED,   /* cublas<t>geqrfBatched: stacks of small matrices */
+    LOOM_LIB_CUB_SELECT,      /* CUB's DeviceSelect::Flagged: flatnonzero, kernels/loom_select.cu */
+    LOOM_LIB_CUB_BINCOUNT,    /* bin counts and weighted sums, kernels/loom_bincount.cu */
     LOOM_LIB_COUNT
 } loom_lib_routine;
 
@@ -193,6 +195,20 @@ typedef struct loom_sort_args {
     int8_t out;
     int64_t n, rows;
 } loom_sort_args;
+/* The flat positions of the n set flags (buffer 0, bytes) into the out_len int64s of buffer 1,
+ * padded with n; buffer 2: where CUB writes them (buffer 1 itself, or n int64s of scratch);
+ * buffer 3: the count (one int64). exact: out_len is the count, so nothing is padded. */
+typedef struct loom_select_args {
+    int64_t n, out_len;
+    bool exact;
+} loom_select_args;
+/* Bin counts (int64) of the n int64 bins in buffer 0 (each in [0, len)) into buffer 1; with
+ * weights, buffer 0 sorted ascending, buffer 1 the n doubles sorted with it, buffer 2 the len
+ * double sums, buffer 3 scratch of 2 * (len + 1) int64s. */
+typedef struct loom_bincount_args {
+    int64_t n, len;
+    bool weighted;
+} loom_bincount_args;
 /* LU factorisation (getrf) of batch n x n matrices, column-major, in place, and solves with
  * the factors (getrs) for nrhs right-hand sides, with the factored matrix or (trans) its
  * transpose. Pivots are LAPACK's, 1-based int32. */
@@ -272,6 +288,8 @@ typedef struct loom_libcall {
         loom_fft_args fft;     /* buffers: input, output; workspace: cuFFT's work area, sized
                                   by exec when the plan is prepared (loom__library_prepare) */
         loom_sort_args sort;   /* buffers: keys 0, keys 1[, values 0, values 1] */
+        loom_select_args select; /* buffers: flags, out, selected, count */
+        loom_bincount_args bincount; /* buffers: bins, out or bins, weights, out, scratch */
         /* getrf: A, ipiv, info; getrs: A, ipiv, B, info (parameter errors only).
          * Batched: the same with A and B replaced by arrays of batch device pointers, and no
          * info for getrs (cuBLAS reports its parameter errors to the host). */

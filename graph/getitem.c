@@ -140,6 +140,84 @@ static loom_array *advanced(const char *fn, loom_array *v, const int *adv_axis,
                        : NULL;
 }
 
+/* NumPy's checks of the axes an index consumes (used) and of its ellipses. */
+static bool index_fits(const char *fn, const loom_array *a, int used, int nell)
+{
+    if (nell > 1) {
+        loom__error(LOOM_ERR_INVALID, fn, "an index can only have a single ellipsis ('...')");
+        return false;
+    }
+    if (used > a->ndim) {
+        loom__error(LOOM_ERR_INVALID, fn,
+                    "too many indices for array: array is %d-dimensional, but %d were indexed",
+                    a->ndim, used);
+        return false;
+    }
+    return true;
+}
+
+static bool is_mask(const loom_index_term *t)
+{
+    return t->kind == LOOM_INDEX_ARRAY && t->array && loom__is_bool((loom_dtype)t->array->dtype);
+}
+
+/* a[terms] with boolean arrays among the terms: each stands for its nonzero() coordinates, one
+ * integer array per axis it covers (NumPy's definition), so its length is read back
+ * (docs/unique.md). Its shape must match the axes it covers. */
+static loom_array *boolean_index(const char *fn, loom_array *a, const loom_index_term *terms,
+                                 int nterms)
+{
+    int used = 0, nell = 0;
+    for (int i = 0; i < nterms; i++) {
+        const loom_index_term *t = &terms[i];
+        bool mask = is_mask(t);
+        used += mask ? t->array->ndim
+                     : t->kind == LOOM_INDEX_INT || t->kind == LOOM_INDEX_SLICE ||
+                           t->kind == LOOM_INDEX_ARRAY;
+        nell += t->kind == LOOM_INDEX_ELLIPSIS;
+        if (mask && t->array->ndim == 0) {
+            loom__error(LOOM_ERR_UNSUPPORTED, fn, "0-d boolean indices are not supported yet");
+            return NULL;
+        }
+    }
+    if (!index_fits(fn, a, used, nell))
+        return NULL;
+    if (nterms > LOOM_MAXDIMS) {
+        loom__error(LOOM_ERR_INVALID, fn, "an index with boolean arrays takes at most %d terms",
+                    LOOM_MAXDIMS);
+        return NULL;
+    }
+    loom_index_term t2[2 * LOOM_MAXDIMS];
+    int n2 = 0, ad = 0;
+    loom_scope_begin();
+    for (int i = 0; i < nterms; i++) {
+        const loom_index_term *t = &terms[i];
+        bool mask = is_mask(t);
+        if (!mask) {
+            t2[n2++] = *t;
+            ad += t->kind == LOOM_INDEX_ELLIPSIS ? a->ndim - used
+                                                 : t->kind != LOOM_INDEX_NEWAXIS;
+            continue;
+        }
+        const loom_array *m = t->array;
+        for (int k = 0; k < m->ndim; k++)
+            if (m->shape[k] != a->shape[ad + k]) {
+                loom__error(LOOM_ERR_INVALID, fn,
+                            "boolean index did not match indexed array along axis %d; size of "
+                            "axis is %lld but size of corresponding boolean axis is %lld",
+                            ad + k, (long long)a->shape[ad + k], (long long)m->shape[k]);
+                return loom__scope_return(NULL);
+            }
+        loom_array *coords[LOOM_MAXDIMS];
+        if (loom_nonzero(t->array, coords, LOOM_MAXDIMS) < 0)
+            return loom__scope_return(NULL);
+        for (int k = 0; k < m->ndim; k++)
+            t2[n2++] = (loom_index_term){.kind = LOOM_INDEX_ARRAY, .array = coords[k]};
+        ad += m->ndim;
+    }
+    return loom__scope_return(loom_getitem(a, t2, n2));
+}
+
 loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms)
 {
     static const char fn[] = "loom_getitem";
@@ -152,26 +230,15 @@ loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms
     int nell;
     bool arrays;
     int used = count_consumed(terms, nterms, &nell, &arrays);
-    if (nell > 1) {
-        loom__error(LOOM_ERR_INVALID, fn, "an index can only have a single ellipsis ('...')");
+    if (!index_fits(fn, a, used, nell))
         return NULL;
-    }
-    if (used > a->ndim) {
-        loom__error(LOOM_ERR_INVALID, fn,
-                    "too many indices for array: array is %d-dimensional, but %d were indexed",
-                    a->ndim, used);
-        return NULL;
-    }
     for (int i = 0; i < nterms; i++) {
         const loom_index_term *t = &terms[i];
         if (t->kind == LOOM_INDEX_ARRAY) {
             if (!t->array)
                 return NULL;
-            if (loom__is_bool((loom_dtype)t->array->dtype)) {
-                loom__error(LOOM_ERR_UNSUPPORTED, fn,
-                            "boolean index arrays need nonzero, which Loom does not have yet");
-                return NULL;
-            }
+            if (loom__is_bool((loom_dtype)t->array->dtype))
+                return boolean_index(fn, a, terms, nterms);
             if (!loom__is_int((loom_dtype)t->array->dtype)) {
                 loom__error(LOOM_ERR_INVALID, fn,
                             "arrays used as indices must be of integer (or boolean) type");

@@ -303,6 +303,14 @@ void loom__force_default_pinned_limit(uint64_t bytes);
  * thread's last error left as it was (a failure is logged; the array stays pending, and the
  * same failure is reported when its value is asked for). Does nothing inside an evaluation. */
 void loom__eval_forced(loom_array *n, loom_eval_reason why);
+/* Evaluates a and reads its nbytes to dst: what the shape of a result depends on (a count, a
+ * histogram's range; exec/data_shape.c, docs/unique.md). keep[0..nkeep) (at most
+ * LOOM__MAX_KEEP) are evaluated in the same plan, so that values the result reads again (a
+ * sort) are computed once. Counted as a forced evaluation of reason
+ * LOOM_EVAL_DATA_DEPENDENT_SHAPE. Returns LOOM_OK or the error code. */
+#define LOOM__MAX_KEEP 4
+int loom__read_data_dependent(const char *fn, loom_array *a, loom_array *const *keep, int nkeep,
+                              void *dst, size_t nbytes);
 
 /* ---- views and broadcasting (graph/view_core.c) ---- */
 

@@ -602,6 +602,7 @@ typedef enum loom_eval_reason {
     LOOM_EVAL_DEPTH_LIMIT,       /* a chain of pending ops grew too deep */
     LOOM_EVAL_NODE_LIMIT,        /* a pending graph grew too large */
     LOOM_EVAL_MEMORY_PRESSURE,   /* a pending graph pinned too many bytes of device buffers */
+    LOOM_EVAL_DATA_DEPENDENT_SHAPE, /* nonzero, unique...: a result's length read back */
     LOOM_EVAL_NUM_REASONS
 } loom_eval_reason;
 
@@ -1209,7 +1210,7 @@ typedef enum loom_index_kind {
     LOOM_INDEX_SLICE,    /* start:stop:step with loom_slice's rules (LOOM_NONE for None) */
     LOOM_INDEX_NEWAXIS,  /* None / np.newaxis */
     LOOM_INDEX_ELLIPSIS, /* ... */
-    LOOM_INDEX_ARRAY     /* array: integer indices (boolean arrays: LOOM_ERR_UNSUPPORTED yet) */
+    LOOM_INDEX_ARRAY     /* array: integer indices, or a boolean mask (docs/unique.md) */
 } loom_index_kind;
 
 typedef struct loom_index_term {
@@ -1281,6 +1282,67 @@ loom_array *loom_lexsort(loom_array *const *keys, int nkeys, int axis);
 /* np.sort_complex(a): a sorted along its last axis, as complex: complex input keeps its dtype,
  * int8, int16, uint8 and uint16 give complex64, every other dtype complex128 (as NumPy). */
 loom_array *loom_sort_complex(loom_array *a);
+
+/* ---- data-dependent shapes: nonzero, unique, set operations (docs/unique.md) ---- */
+/* The length of these results is only known on the device: recording one evaluates what it
+ * needs and reads the length back at once (a forced evaluation of reason
+ * LOOM_EVAL_DATA_DEPENDENT_SHAPE, counted in loom_stats); the result itself stays lazy. The
+ * _size variants (JAX's size= and fill_value=) record with no host read: the first size
+ * results, padded with fill_value. Functions with several results write them to out and
+ * return how many (NumPy's order), or a negative error code with every out[i] NULL. */
+
+/* np.nonzero: a->ndim int64 arrays of coordinates (0-d input: NumPy's ValueError). */
+int loom_nonzero(loom_array *a, loom_array **out, int max_out);
+int loom_nonzero_size(loom_array *a, int64_t size, int64_t fill_value, loom_array **out,
+                      int max_out);
+/* np.flatnonzero: the flat positions of nonzero elements (int64). */
+loom_array *loom_flatnonzero(loom_array *a);
+loom_array *loom_flatnonzero_size(loom_array *a, int64_t size, int64_t fill_value);
+/* np.argwhere: (count, ndim) int64 coordinates. */
+loom_array *loom_argwhere(loom_array *a);
+
+/* np.unique(a, return_index, return_inverse, return_counts, axis, equal_nan), sorted: out gets
+ * the values, then the index, inverse (a's shape) and counts asked for (int64). axis must be
+ * LOOM_AXIS_NONE (along an axis: LOOM_ERR_UNSUPPORTED, not written yet). Complex arrays:
+ * LOOM_ERR_UNSUPPORTED. */
+int loom_unique(loom_array *a, bool return_index, bool return_inverse, bool return_counts,
+                int axis, bool equal_nan, loom_array **out, int max_out);
+/* NumPy 2's Array API forms (equal_nan=False; results sorted). unique_counts: values, counts;
+ * unique_inverse: values, inverse_indices; unique_all: values, indices, inverse_indices,
+ * counts. */
+loom_array *loom_unique_values(loom_array *a);
+int loom_unique_counts(loom_array *a, loom_array **out, int max_out);
+int loom_unique_inverse(loom_array *a, loom_array **out, int max_out);
+int loom_unique_all(loom_array *a, loom_array **out, int max_out);
+
+/* np.isin: bool of element's shape (no host read); loom_in1d is isin(...) flattened (NumPy
+ * 2.4 removed np.in1d). */
+loom_array *loom_isin(loom_array *element, loom_array *test_elements, bool assume_unique,
+                      bool invert);
+loom_array *loom_in1d(loom_array *ar1, loom_array *ar2, bool assume_unique, bool invert);
+/* np.intersect1d: the sorted common values; with return_indices also the first positions of
+ * each in ar1 and in ar2 (3 results). */
+int loom_intersect1d(loom_array *ar1, loom_array *ar2, bool assume_unique, bool return_indices,
+                     loom_array **out, int max_out);
+loom_array *loom_union1d(loom_array *ar1, loom_array *ar2);
+loom_array *loom_setdiff1d(loom_array *ar1, loom_array *ar2, bool assume_unique);
+loom_array *loom_setxor1d(loom_array *ar1, loom_array *ar2, bool assume_unique);
+
+/* np.bincount(x, weights, minlength): x 1-D of integers (its max is read back; a negative
+ * element is NumPy's error); counts int64, with weights (NULL: none) float64 sums, the same
+ * bits every run. */
+loom_array *loom_bincount(loom_array *x, loom_array *weights, int64_t minlength);
+/* np.histogram(a, bins, range, weights, density) with bins equal bins: range NULL or {lo, hi}
+ * (NULL: a's min and max, read back); *hist int64, weights' dtype, or float64 with density;
+ * *bin_edges (may be NULL) the bins + 1 edges. */
+int loom_histogram(loom_array *a, int64_t bins, const double *range, loom_array *weights,
+                   bool density, loom_array **hist, loom_array **bin_edges);
+/* np.histogram(a, bins=edges, ...) with nedges increasing host edges (nedges - 1 bins, the
+ * last one closed). */
+int loom_histogram_edges(loom_array *a, const double *edges, int nedges, loom_array *weights,
+                         bool density, loom_array **hist);
+/* np.histogram_bin_edges(a, bins, range) with bins equal bins. */
+loom_array *loom_histogram_bin_edges(loom_array *a, int64_t bins, const double *range);
 
 #ifdef __cplusplus
 }
