@@ -35,7 +35,8 @@ static int count_consumed(const loom_index_term *t, int n, int *nellipsis, bool 
  * coordinate times its stride, plus per advanced axis its normalised index times its stride;
  * an index out of bounds anywhere makes the position -1 - base size (the gather reports it). */
 static loom_array *advanced(const char *fn, loom_array *v, const int *adv_axis,
-                            loom_array *const *adv, int nadv, bool adjacent, int report_axis)
+                            loom_array *const *adv, int nadv, bool adjacent, int report_fn,
+                            int report_axis)
 {
     loom_array *base = loom__view_base(v);
     int64_t vstrides[LOOM_MAXDIMS], voffset = v->op == LOOM_OP_VIEW ? v->offset : 0;
@@ -135,14 +136,14 @@ static loom_array *advanced(const char *fn, loom_array *v, const int *adv_axis,
         return NULL;
     flat = loom__ew(fn, LOOM_OP_WHERE, 3, (loom_array *[]){valid, flat, loom_scalar_int(-1 - base->size)}, NULL);
     loom_array *all = loom__reshape(fn, "ravel", base, 1, (int64_t[]){-1});
-    return flat && all ? loom__take(fn, all, flat, 0, LOOM_MODE_RAISE, LOOM_REPORT_GETITEM, report_axis,
+    return flat && all ? loom__take(fn, all, flat, 0, LOOM_MODE_RAISE, report_fn, report_axis,
                                     v->shape[adv_axis[0]])
                        : NULL;
 }
 
-loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms)
+loom_array *loom__getitem(const char *fn, loom_array *a, const loom_index_term *terms,
+                          int nterms, int report_fn)
 {
-    static const char fn[] = "loom_getitem";
     if (!a)
         return NULL;
     if (nterms < 0 || (nterms > 0 && !terms)) {
@@ -237,5 +238,10 @@ loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms
     }
     if (!v || nadv == 0)
         return loom__scope_return(v);
-    return loom__scope_return(advanced(fn, v, adv_axis, adv, nadv, adjacent, first_adv));
+    return loom__scope_return(advanced(fn, v, adv_axis, adv, nadv, adjacent, report_fn, first_adv));
+}
+
+loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms)
+{
+    return loom__getitem("loom_getitem", a, terms, nterms, LOOM_REPORT_GETITEM);
 }

@@ -256,6 +256,10 @@ const void *loom__structural_params(const loom_array *a, size_t *len)
         *len = sizeof a->param.result;
         return &a->param.result;
     case LOOM_OPK_INDEX:
+        if (a->op == LOOM_OP_SCATTER) {
+            *len = sizeof a->param.scatter;
+            return &a->param.scatter;
+        }
         *len = a->op == LOOM_OP_TAKE ? sizeof a->param.take : sizeof a->param.join;
         return a->op == LOOM_OP_TAKE ? (const void *)&a->param.take : &a->param.join;
     default:

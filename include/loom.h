@@ -1211,6 +1211,37 @@ int loom_hsplit(loom_array *a, int64_t sections, loom_array **out);
 int loom_vsplit(loom_array *a, int64_t sections, loom_array **out);
 int loom_dsplit(loom_array *a, int64_t sections, loom_array **out);
 
+/* ---- Updates that scatter (docs/indexing.md, "Updates as new versions") ---- */
+
+/* NumPy's ufunc.at: np.add.at(a, terms, values) etc. as a new version of a (a is unchanged).
+ * terms are loom_getitem's; values broadcast to a[terms].shape. Repeated positions accumulate
+ * in their order, computed in the ufunc's loop dtype and cast back (NumPy's unsafe cast);
+ * the result is the same bits every run (a sort, then one fold per element: no atomics).
+ * Array indices out of range fail when the result is read ("loom_at_add: index out of bounds
+ * for axis A with size N"). */
+loom_array *loom_at_add(loom_array *a, const loom_index_term *terms, int nterms,
+                        loom_array *values);
+loom_array *loom_at_subtract(loom_array *a, const loom_index_term *terms, int nterms,
+                             loom_array *values);
+loom_array *loom_at_multiply(loom_array *a, const loom_index_term *terms, int nterms,
+                             loom_array *values);
+loom_array *loom_at_minimum(loom_array *a, const loom_index_term *terms, int nterms,
+                            loom_array *values);
+loom_array *loom_at_maximum(loom_array *a, const loom_index_term *terms, int nterms,
+                            loom_array *values);
+/* a[terms] = values as a new version: values broadcast to a[terms].shape and cast to a's
+ * dtype (unsafe, as NumPy); a repeated position takes its last value. A single boolean term
+ * of a's shape is a mask: one value (size 1) goes to every true element; more values are
+ * LOOM_ERR_UNSUPPORTED (that needs nonzero). loom_at_set is the same under its own name. */
+loom_array *loom_setitem(loom_array *a, const loom_index_term *terms, int nterms,
+                         loom_array *values);
+loom_array *loom_at_set(loom_array *a, const loom_index_term *terms, int nterms,
+                        loom_array *values);
+/* np.put(a, indices, values, mode) as a new version: flat integer indices (mode raise, wrap
+ * or clip as loom_take_mode), values repeated when shorter, the last of repeated indices wins.
+ * Empty indices or values return a itself. */
+loom_array *loom_put(loom_array *a, loom_array *indices, loom_array *values, loom_index_mode mode);
+
 #ifdef __cplusplus
 }
 #endif
