@@ -349,7 +349,7 @@ static int find_checks(ictx *c, int j, bool root)
         static const char *const names[LOOM_REPORT_COUNT] = {
             "loom_take", "loom_take_along_axis", "loom_getitem", "loom_choose", "loom_put",
             "loom_setitem", "loom_at_set", "loom_at_add", "loom_at_subtract", "loom_at_multiply",
-            "loom_at_minimum", "loom_at_maximum"};
+            "loom_at_minimum", "loom_at_maximum", "loom_put_along_axis"};
         int64_t f = a->param.take.report_fn;
         c->status[j] = loom__plan_check(c->b, c->fn, names[f >= 0 && f < LOOM_REPORT_COUNT ? f : 0],
                                         LOOM_FAIL_INDEX, 1);
@@ -487,7 +487,8 @@ static const loom_lowering *epilogue(const loom_walk *w, int consumer)
         if (in->lowering != &loom__lower_index || loom__is_input(in->node))
             continue;
         found++;
-        ok = in->node->op == LOOM_OP_TAKE && in->nconsumers == 1 && !in->requested &&
+        ok = in->node->op != LOOM_OP_CONCAT && in->node->op != LOOM_OP_SCATTER &&
+             in->nconsumers == 1 && !in->requested &&
              !in->viewed;
     }
     return found == 1 && ok ? &loom__lower_index : NULL;

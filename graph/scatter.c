@@ -1,5 +1,6 @@
 /* Updates that scatter, returned as new versions (arrays never change): NumPy's ufunc.at
- * (at_add, at_subtract, at_multiply, at_minimum, at_maximum, and at_set), put and setitem.
+ * (at_add, at_subtract, at_multiply, at_minimum, at_maximum, and at_set), put,
+ * put_along_axis and setitem.
  *
  * Each is one SCATTER node: the flat positions written are sorted (a stable argsort, so equal
  * positions keep their order), and each element of the result folds the values at its
@@ -40,6 +41,19 @@ static loom_array *values_to(const char *fn, const char *message, loom_array *va
         loom__error(LOOM_ERR_INVALID, fn, "could not broadcast input array from shape %s into shape %s",
                     b1, b2);
     return NULL;
+}
+
+/* NumPy's message when values do not broadcast to the positions of an advanced index. */
+static const char *shape_mismatch(char *buf, size_t n, const loom_array *values,
+                                  const loom_array *pos)
+{
+    char b1[512], b2[512];
+    snprintf(buf, n,
+             "shape mismatch: value array of shape %s could not be broadcast to indexing result "
+             "of shape %s",
+             loom__fmt_shape(b1, sizeof b1, values->ndim, values->shape),
+             loom__fmt_shape(b2, sizeof b2, pos->ndim, pos->shape));
+    return buf;
 }
 
 static loom_array *ravel(const char *fn, loom_array *x)
@@ -102,13 +116,7 @@ static loom_array *update(const char *fn, int report, loom_op op, loom_array *a,
     if (pos && op != LOOM_OP_COPY) {
         message = "array is not broadcastable to correct shape";
     } else if (pos && has_array(terms, nterms)) {
-        char b1[512], b2[512];
-        snprintf(buf, sizeof buf,
-                 "shape mismatch: value array of shape %s could not be broadcast to indexing "
-                 "result of shape %s",
-                 loom__fmt_shape(b1, sizeof b1, values->ndim, values->shape),
-                 loom__fmt_shape(b2, sizeof b2, pos->ndim, pos->shape));
-        message = buf;
+        message = shape_mismatch(buf, sizeof buf, values, pos);
     }
     loom_array *v = pos ? values_to(fn, message, values, pos->ndim, pos->shape) : NULL;
     if (!v || pos->size == 0)
@@ -238,4 +246,26 @@ loom_array *loom_put(loom_array *a, loom_array *indices, loom_array *values, loo
     loom_array *v = vf ? loom__take(fn, vf, k, 0, LOOM_MODE_WRAP, LOOM_REPORT_TAKE, 0, vf->size) : NULL;
     return loom__scope_return(pos && v ? scatter_node(fn, a, pos, v, LOOM_OP_COPY, (loom_dtype)a->dtype)
                                        : NULL);
+}
+
+loom_array *loom_put_along_axis(loom_array *a, loom_array *indices, loom_array *values, int axis)
+{
+    static const char fn[] = "loom_put_along_axis";
+    if (!a || !indices || !values)
+        return NULL;
+    if (check_device(fn, a, indices) || check_device(fn, a, values))
+        return NULL;
+    loom_scope_begin();
+    /* the flat positions take_along_axis would read, values broadcast to their shape */
+    loom_array *flat = loom__reshape(fn, "positions", loom_arange(0, (double)a->size, 1, LOOM_INT64),
+                                     a->ndim, a->shape);
+    loom_array *pos = flat ? loom__take_along_axis(fn, flat, indices, axis, LOOM_REPORT_PUT_ALONG_AXIS)
+                           : NULL;
+    char buf[1200];
+    loom_array *v = pos ? values_to(fn, shape_mismatch(buf, sizeof buf, values, pos), values,
+                                    pos->ndim, pos->shape)
+                        : NULL;
+    if (!v || pos->size == 0)
+        return loom__scope_return(v ? a : NULL);
+    return loom__scope_return(scatter_node(fn, a, pos, v, LOOM_OP_COPY, (loom_dtype)a->dtype));
 }

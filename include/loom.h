@@ -1110,8 +1110,9 @@ loom_array *loom_delete(loom_array *a, const int64_t *indices, int nindices, int
 loom_array *loom_resize(loom_array *a, int ndim, const int64_t *shape);
 /* np.pad(a, pad_width, mode, constant_values): pad_width has 2 * ndim entries (before and
  * after each axis), or 2 (every axis), or 1 (every side). mode: "constant" (NULL), "edge",
- * "wrap", "reflect", "symmetric", "empty" (filled like constant); "linear_ramp", "maximum",
- * "minimum", "mean" and "median" are LOOM_ERR_UNSUPPORTED. One kernel per padded axis. */
+ * "wrap", "reflect", "symmetric", "empty" (filled like constant), "maximum", "minimum",
+ * "mean", "median" (over the whole axis: NumPy's stat_length=None) and "linear_ramp"
+ * (constant_value is its end_values). reflect_type="odd" is not offered. */
 loom_array *loom_pad(loom_array *a, const int64_t *pad_width, int npad, const char *mode,
                      double constant_value);
 /* np.pad(a, before_after, constant_values=value) with 2 * ndim widths. */
@@ -1241,6 +1242,10 @@ loom_array *loom_at_set(loom_array *a, const loom_index_term *terms, int nterms,
  * or clip as loom_take_mode), values repeated when shorter, the last of repeated indices wins.
  * Empty indices or values return a itself. */
 loom_array *loom_put(loom_array *a, loom_array *indices, loom_array *values, loom_index_mode mode);
+/* np.put_along_axis(a, indices, values, axis) as a new version: the positions
+ * loom_take_along_axis(a, indices, axis) reads (LOOM_AXIS_NONE: a flattened) take values
+ * broadcast to their shape (unsafe cast); the last of repeated positions wins. */
+loom_array *loom_put_along_axis(loom_array *a, loom_array *indices, loom_array *values, int axis);
 
 #ifdef __cplusplus
 }

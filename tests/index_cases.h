@@ -165,7 +165,9 @@ static inline int run_shape(const jcase *c, loom_array **out)
     else if (strcmp(f, "resize") == 0)
         r = loom_resize(a, c->nargs, w);
     else if (strcmp(f, "pad") == 0) {
-        static const char *const modes[] = {"constant", "edge", "wrap", "reflect", "symmetric"};
+        static const char *const modes[] = {"constant", "edge",   "wrap",   "reflect",
+                                            "symmetric", "maximum", "minimum", "mean",
+                                            "median",   "linear_ramp"};
         r = loom_pad(a, w + 1, c->nargs - 1, modes[g[0]], 9);
     } else if (strcmp(f, "flipud") == 0)
         r = loom_flipud(a);

@@ -1,18 +1,21 @@
-/* The NumPy table of updates that scatter (tools/gen_scatter_cases.py): ufunc.at, setitem and
- * put, shared by the CPU test (tests/test_scatter.c) and the GPU test
+/* The NumPy table of updates that scatter (tools/gen_scatter_cases.py): ufunc.at, setitem,
+ * put and put_along_axis, shared by the CPU test (tests/test_scatter.c) and the GPU test
  * (tests/gpu/test_scatter.c). Needs tests/index_cases.h. */
 #ifndef LOOM_TEST_SCATTER_CASES_H
 #define LOOM_TEST_SCATTER_CASES_H
 
 #include "index_cases.h"
 
-/* Checks that reading result r of func fails as an index out of bounds for axis of size. */
-typedef void (*scatter_oob_checker)(const char *where, loom_array *r, const char *func,
-                                    int64_t axis, int64_t size);
+/* Checks that reading result r of func, an update of a, fails as an index out of bounds for
+ * axis of size. */
+typedef void (*scatter_oob_checker)(const char *where, loom_array *r, loom_array *a,
+                                    const char *func, int64_t axis, int64_t size);
 
 static inline loom_array *run_scatter(const char *func, loom_array *a, loom_index_term *terms,
                                       int n, loom_array *v)
 {
+    if (strcmp(func, "put_along_axis") == 0)
+        return loom_put_along_axis(a, terms[0].array, v, (int)terms[1].start);
     if (strncmp(func, "put_", 4) == 0) {
         loom_index_mode m = func[4] == 'w' ? LOOM_MODE_WRAP : func[4] == 'c' ? LOOM_MODE_CLIP
                                                                               : LOOM_MODE_RAISE;
@@ -34,7 +37,8 @@ static inline loom_array *run_scatter(const char *func, loom_array *a, loom_inde
 /* The function named in Loom's messages for table function func. */
 static inline void scatter_fn_name(const char *func, char *out, size_t n)
 {
-    snprintf(out, n, "loom_%s", strncmp(func, "put_", 4) == 0 ? "put" : func);
+    bool put = strncmp(func, "put_", 4) == 0 && strcmp(func, "put_along_axis") != 0;
+    snprintf(out, n, "loom_%s", put ? "put" : func);
 }
 
 /* Runs every case of scatter_cases.txt (func | a | terms | values | result); errors are
@@ -88,7 +92,7 @@ static inline int run_scatter_table(const char *path, case_checker check,
             fprintf(stderr, "%s: %s\n", where, loom_last_error());
         } else if (strcmp(kind, "oob") == 0) {
             int64_t ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
-            oob(where, r, fn, ax, strtoll(strtok_r(NULL, " ", &q), NULL, 10));
+            oob(where, r, a, fn, ax, strtoll(strtok_r(NULL, " ", &q), NULL, 10));
         } else {
             check(where, r, &q);
         }

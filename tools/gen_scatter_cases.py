@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """NumPy's answers for updates that scatter (tests/test_scatter.c, tests/gpu/test_scatter.c):
 np.add.at, subtract.at, multiply.at, minimum.at, maximum.at, a[terms] = values (setitem, with
-a boolean mask too) and np.put with modes raise, wrap and clip, as the new version of a.
+a boolean mask too), np.put with modes raise, wrap and clip, and np.put_along_axis, as the new version of a.
 
     python3 tools/gen_scatter_cases.py > tests/data/scatter_cases.txt
 
 One case per line:  func | dtype:shape | terms | values | result
   the array's elements are (i * 7 + 3) % 61 (bool: i % 3 == 0), as tools/gen_take_cases.py
   func:   at_add at_subtract at_multiply at_minimum at_maximum setitem put_raise put_wrap put_clip
-  terms:  as tools/gen_getitem_cases.py (put: one index array a:dtype:shape:v0,...)
+          put_along_axis
+  terms:  as tools/gen_getitem_cases.py (put: one index array a:dtype:shape:v0,...;
+          put_along_axis: the index array, then the axis as i:AXIS)
   values: dtype:shape:v0,v1,...
   result: ok dtype shape values / err message / oob axis size (an array index out of bounds:
           Loom reports it on the device, naming the first advanced axis and its size)
@@ -101,6 +103,27 @@ def put_case(mode, dtype, shape, ind, values):
     return f"put_{mode} | {dtype}:{fmt_shape(shape)} | a:{fmt_array(ind)} | {fmt_array(values)} | {result}"
 
 
+def along_case(dtype, shape, ind, axis, values):
+    a = source(dtype, shape)
+    try:
+        r = a.copy()
+        np.put_along_axis(r, ind, values, axis)
+        result = ok(r)
+    except IndexError:
+        n = shape[axis]
+        clipped = np.clip(ind, -n, n - 1)
+        try:
+            np.broadcast_to(values, np.take_along_axis(a, clipped, axis).shape)
+            empty = np.take_along_axis(a, clipped, axis).size == 0
+            result = ok(a) if empty else f"oob {axis % a.ndim} {n}"
+        except ValueError:
+            result = along_case(dtype, shape, clipped, axis, values).split(" | ")[-1]
+    except ValueError as e:
+        result = f"err {e}"
+    return (f"put_along_axis | {dtype}:{fmt_shape(shape)} | a:{fmt_array(ind)} i:{axis} | "
+            f"{fmt_array(values)} | {result}")
+
+
 def values_for(rng, func, dtype, shape):
     """Small values: NumPy's loop and Loom's agree exactly (no overflow of float16, no float
     to integer conversion out of range)."""
@@ -184,6 +207,23 @@ def main():
                        dtype=rng.choice(["int64", "int32", "int8"]))
         vals = values_for(rng, "put", dtype, (rng.randint(1, 4),))
         lines.append(put_case(mode, dtype, shape, ind, vals))
+    for _ in range(40):
+        dtype = rng.choice(DTYPES)
+        nd = rng.randint(1, 3)
+        shape = tuple(rng.randint(1, 4) for _ in range(nd))
+        axis = rng.randint(-nd, nd - 1)
+        ishape = [rng.choice([1, s]) for s in shape]
+        ishape[axis] = rng.randint(0, 3)
+        if rng.random() < 0.08:
+            ishape = ishape[1:] or [2, 1]
+        n = shape[axis]
+        hi = n + (1 if rng.random() < 0.15 else 0)
+        ind = np.array([rng.randint(-n, hi - 1) for _ in range(int(np.prod(ishape)))],
+                       dtype=np.int64).reshape(ishape)
+        vshape = tuple(ishape[rng.randint(0, len(ishape)):])
+        if rng.random() < 0.1:
+            vshape = (5,)
+        lines.append(along_case(dtype, shape, ind, axis, values_for(rng, "put", dtype, vshape)))
     print("\n".join(lines))
 
 
