@@ -9,6 +9,7 @@
 #include "ufunc.h"
 #include "views.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef enum {
@@ -63,11 +64,15 @@ static loom_array *statistic(const char *fn, loom_array *a, int ax, pad_mode mod
         return loom_min(a, &ax, 1, true);
     if (mode == PAD_MEAN)
         return loom_mean(a, &ax, 1, true);
-    /* median: the mean of the middle one or two of the sorted values (np.median) */
+    /* median: the mean of the middle one or two of the sorted values (np.median), NaN where
+     * the axis holds one (the sort puts NaN last, np.median returns NaN) */
     int64_t n = a->shape[ax];
     loom_array *mid = loom_slice(loom_sort(a, ax), ax, (n - 1) / 2, n / 2 + 1, 1);
-    (void)fn;
-    return mid ? loom_mean(mid, &ax, 1, true) : NULL;
+    loom_array *med = mid ? loom_mean(mid, &ax, 1, true) : NULL;
+    if (!med || !loom__is_float((loom_dtype)a->dtype))
+        return med;
+    loom_array *nan = loom_any(loom_isnan(a), &ax, 1, true);
+    return loom__ew(fn, LOOM_OP_WHERE, 3, (loom_array *[]){nan, loom_scalar(NAN), med}, NULL);
 }
 
 /* np.linspace(end, edge, width, endpoint=False, axis=ax) as NumPy computes it: in the dtype

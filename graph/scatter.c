@@ -225,8 +225,8 @@ loom_array *loom_put(loom_array *a, loom_array *indices, loom_array *values, loo
         return NULL;
     }
     loom_dtype it = (loom_dtype)indices->dtype;
-    if (!loom__is_int(it) && !loom__is_bool(it)) {
-        loom__error(LOOM_ERR_INVALID, fn, "indices must be integers, not %s", loom_dtype_name(it));
+    if (loom__is_complex(it)) {
+        loom__error(LOOM_ERR_INVALID, fn, "indices must be real, not %s", loom_dtype_name(it));
         return NULL;
     }
     if (check_device(fn, a, indices) || check_device(fn, a, values))
@@ -240,7 +240,9 @@ loom_array *loom_put(loom_array *a, loom_array *indices, loom_array *values, loo
     loom_scope_begin();
     /* flat positions by take's rules; the values repeat when shorter than the indices */
     loom_array *all = loom_arange(0, (double)a->size, 1, LOOM_INT64);
-    loom_array *pos = loom__take(fn, all, ravel(fn, indices), 0, mode, LOOM_REPORT_PUT, 0, a->size);
+    /* NumPy truncates float indices (an unsafe cast to intp) */
+    loom_array *ind = loom__is_float(it) ? loom__cast(fn, indices, LOOM_INT64) : indices;
+    loom_array *pos = loom__take(fn, all, ravel(fn, ind), 0, mode, LOOM_REPORT_PUT, 0, a->size);
     loom_array *k = loom_arange(0, (double)indices->size, 1, LOOM_INT64);
     loom_array *vf = ravel(fn, values);
     loom_array *v = vf ? loom__take(fn, vf, k, 0, LOOM_MODE_WRAP, LOOM_REPORT_TAKE, 0, vf->size) : NULL;

@@ -1238,8 +1238,8 @@ loom_array *loom_setitem(loom_array *a, const loom_index_term *terms, int nterms
                          loom_array *values);
 loom_array *loom_at_set(loom_array *a, const loom_index_term *terms, int nterms,
                         loom_array *values);
-/* np.put(a, indices, values, mode) as a new version: flat integer indices (mode raise, wrap
- * or clip as loom_take_mode), values repeated when shorter, the last of repeated indices wins.
+/* np.put(a, indices, values, mode) as a new version: flat indices (mode raise, wrap or clip
+ * as loom_take_mode; float indices truncated, as NumPy), values repeated when shorter, the last of repeated indices wins.
  * Empty indices or values return a itself. */
 loom_array *loom_put(loom_array *a, loom_array *indices, loom_array *values, loom_index_mode mode);
 /* np.put_along_axis(a, indices, values, axis) as a new version: the positions

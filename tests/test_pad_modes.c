@@ -32,7 +32,7 @@ static void compile_modes(void)
     int64_t s[] = {3, 5};
     int64_t w[] = {1, 2, 0, 3};
     static const char *const modes[] = {"maximum", "minimum", "mean", "median", "linear_ramp"};
-    static const loom_dtype dts[] = {LOOM_INT32, LOOM_FLOAT32, LOOM_FLOAT64, LOOM_UINT8, LOOM_FLOAT16};
+    static const loom_dtype dts[] = {LOOM_INT32, LOOM_FLOAT16, LOOM_FLOAT64, LOOM_FLOAT32, LOOM_UINT8};
     for (int m = 0; m < 5; m++) {
         loom_array *a = loom_astype(loom_reshape(loom_arange(0, 15, 1, LOOM_INT64), 2, s), dts[m]);
         loom_array *r = loom_pad(a, w, 4, modes[m], 9);

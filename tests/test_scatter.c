@@ -160,8 +160,19 @@ static void scatter_errors(void)
     /* put: modes, index dtypes, NULL inputs, empty arrays */
     CHECK(loom_put(a, loom_scalar_int(0), loom_scalar(1.0), (loom_index_mode)7) == NULL);
     CHECK_STR(loom_last_error(), "loom_put: clipmode must be one of 'clip', 'raise', or 'wrap' (got 7)");
-    CHECK(loom_put(a, loom_scalar(0.0), loom_scalar(1.0), LOOM_MODE_RAISE) == NULL);
-    CHECK_STR(loom_last_error(), "loom_put: indices must be integers, not float64");
+    CHECK(loom_put(a, loom_scalar_complex(0.0, 1.0), loom_scalar(1.0), LOOM_MODE_RAISE) == NULL);
+    CHECK_STR(loom_last_error(), "loom_put: indices must be real, not complex128");
+    /* np.put(a, [1.7, -0.5], 5) truncates the indices: a.flat[1] = a.flat[0] = 5 */
+    double fi[] = {1.7, -0.5};
+    int64_t two_i = 2;
+    loom_array *pf = loom_put(a, loom_asarray(fi, LOOM_FLOAT64, 1, &two_i), loom_scalar(5.0), LOOM_MODE_RAISE);
+    ge_memo gm = {0};
+    ge_value *pv = pf ? ge_eval(pf, &gm) : NULL;
+    CHECK(pv != NULL);
+    if (pv)
+        CHECK(pv[0].re == 5 && pv[1].re == 5 && pv[2].re == 0);
+    CHECK_EQ_INT(gm.oob, 0);
+    ge_free(&gm);
     CHECK(loom_put(NULL, loom_scalar_int(0), loom_scalar(1.0), LOOM_MODE_RAISE) == NULL);
     CHECK(loom_at_add(a, m, 1, NULL) == NULL);
     int64_t zero = 0;
