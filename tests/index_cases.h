@@ -396,9 +396,8 @@ static inline int run_gather_table(const char *path, case_checker check, oob_che
     return ncases;
 }
 
-#ifdef LOOM_TEST_GRAPH_EVAL_H
-/* The CPU checker of run_table: the value through tests/graph_eval.h. */
-static inline void ge_check_result(const char *where, loom_array *r, char **p)
+/* Checks r's dtype and shape against "dtype shape" at *p, advancing *p past them. */
+static inline bool check_layout(const char *where, loom_array *r, char **p)
 {
     char *dt = strtok_r(NULL, " ", p), *shape_s = strtok_r(NULL, " ", p);
     int64_t shape[LOOM_MAXDIMS];
@@ -407,9 +406,17 @@ static inline void ge_check_result(const char *where, loom_array *r, char **p)
     for (int d = 0; ok && d < nd; d++)
         ok = loom_shape(r)[d] == shape[d];
     CHECK(ok);
-    if (!ok) {
+    if (!ok)
         fprintf(stderr, "%s: got %s ndim %d, NumPy %s %s\n", where,
                 loom_dtype_name(loom_dtype_of(r)), loom_ndim(r), dt, shape_s);
+    return ok;
+}
+
+#ifdef LOOM_TEST_GRAPH_EVAL_H
+/* The CPU checker of run_table: the value through tests/graph_eval.h. */
+static inline void ge_check_result(const char *where, loom_array *r, char **p)
+{
+    if (!check_layout(where, r, p)) {
         for (int64_t i = 0; i < loom_size(r) || i < 1; i++)
             strtok_r(NULL, " ", p);
         return;

@@ -9,19 +9,10 @@
 
 #include <string.h>
 
-/* The result's dtype and shape against "dtype shape v0 v1 ...", skipping the values. */
-static void check_layout(const char *where, loom_array *r, char **p)
+/* The result's dtype and shape, skipping the values (reductions have no CPU reference). */
+static void check_dtype_shape(const char *where, loom_array *r, char **p)
 {
-    char *dt = strtok_r(NULL, " ", p), *shape_s = strtok_r(NULL, " ", p);
-    int64_t shape[LOOM_MAXDIMS];
-    int nd = parse_shape(shape_s, shape);
-    bool ok = strcmp(loom_dtype_name(loom_dtype_of(r)), dt) == 0 && loom_ndim(r) == nd;
-    for (int d = 0; ok && d < nd; d++)
-        ok = loom_shape(r)[d] == shape[d];
-    CHECK(ok);
-    if (!ok)
-        fprintf(stderr, "%s: got %s ndim %d, NumPy %s %s\n", where,
-                loom_dtype_name(loom_dtype_of(r)), loom_ndim(r), dt, shape_s);
+    check_layout(where, r, p);
     for (int64_t i = 0; i < loom_size(r); i++)
         strtok_r(NULL, " ", p);
 }
@@ -52,7 +43,7 @@ static void compile_modes(void)
 
 int main(void)
 {
-    CHECK_EQ_INT(run_table(LOOM_TEST_DATA "/pad_cases.txt", run_shape, check_layout, true), 60);
+    CHECK_EQ_INT(run_table(LOOM_TEST_DATA "/pad_cases.txt", run_shape, check_dtype_shape, true), 60);
     compile_modes();
     return check_summary("test_pad_modes");
 }
