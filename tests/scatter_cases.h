@@ -5,6 +5,7 @@
 #define LOOM_TEST_SCATTER_CASES_H
 
 #include "index_cases.h"
+#include "table_lines.h"
 
 /* Checks that reading result r of func, an update of a, fails as an index out of bounds for
  * axis of size. */
@@ -41,66 +42,69 @@ static inline void scatter_fn_name(const char *func, char *out, size_t n)
     snprintf(out, n, "loom_%s", put ? "put" : func);
 }
 
-/* Runs every case of scatter_cases.txt (func | a | terms | values | result); errors are
- * checked when check_errors. Returns the number of cases. */
+/* What run_scatter_table checks with (table_for_each_line's callback has no context). */
+static case_checker scatter_check;
+static scatter_oob_checker scatter_oob;
+static bool scatter_check_errors;
+static int scatter_ncases;
+
+/* One case: func | a | terms | values | result. */
+static inline void scatter_case(char *line)
+{
+    char where[160];
+    snprintf(where, sizeof where, "scatter_cases.txt:%d", ++scatter_ncases);
+    char *field[5] = {0}, *save, *p, *tok, *q;
+    int nf = 0;
+    for (tok = strtok_r(line, "|", &save); tok && nf < 5; tok = strtok_r(NULL, "|", &save))
+        field[nf++] = tok;
+    CHECK_EQ_INT(nf, 5);
+    if (nf != 5)
+        return;
+    char *result = field[4] + 1;
+    if (strncmp(result, "err ", 4) == 0 && !scatter_check_errors)
+        return;
+    char func[32], fn[48];
+    sscanf(field[0], "%31s", func);
+    scatter_fn_name(func, fn, sizeof fn);
+    loom_scope_begin();
+    loom_array *a = make_source(strtok_r(field[1], " ", &p));
+    loom_index_term terms[16];
+    int n = 0;
+    for (tok = strtok_r(field[2], " ", &p); tok && n < 16; tok = strtok_r(NULL, " ", &p))
+        terms[n++] = parse_term(tok);
+    loom_array *v = make_indices(strtok_r(field[3], " ", &p));
+    loom_clear_error();
+    loom_array *r = run_scatter(func, a, terms, n, v);
+    char *kind = strtok_r(result, " ", &q);
+    if (strcmp(kind, "err") == 0) {
+        char want[512];
+        snprintf(want, sizeof want, "%s: %s", fn, q);
+        CHECK(r == NULL);
+        CHECK_STR(loom_last_error(), want);
+        if (r || !loom_last_error() || strcmp(loom_last_error(), want))
+            fprintf(stderr, "%s\n", where);
+    } else if (!r) {
+        CHECK(r != NULL);
+        fprintf(stderr, "%s: %s\n", where, loom_last_error());
+    } else if (strcmp(kind, "oob") == 0) {
+        int64_t ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
+        scatter_oob(where, r, a, fn, ax, strtoll(strtok_r(NULL, " ", &q), NULL, 10));
+    } else {
+        scatter_check(where, r, &q);
+    }
+    loom_scope_end();
+}
+
+/* Runs every case of scatter_cases.txt; errors are checked when check_errors. Returns the
+ * number of cases. */
 static inline int run_scatter_table(const char *path, case_checker check,
                                     scatter_oob_checker oob, bool check_errors)
 {
-    FILE *f = fopen(path, "r");
-    CHECK(f != NULL);
-    if (!f)
-        return 0;
-    char *line = NULL;
-    size_t cap = 0;
-    int ncases = 0;
-    while (getline(&line, &cap, f) > 0) {
-        line[strcspn(line, "\n")] = 0;
-        char where[160];
-        snprintf(where, sizeof where, "scatter_cases.txt:%d", ++ncases);
-        char *field[5] = {0}, *save, *p, *tok, *q;
-        int nf = 0;
-        for (tok = strtok_r(line, "|", &save); tok && nf < 5; tok = strtok_r(NULL, "|", &save))
-            field[nf++] = tok;
-        CHECK_EQ_INT(nf, 5);
-        if (nf != 5)
-            continue;
-        char *result = field[4] + 1;
-        if (strncmp(result, "err ", 4) == 0 && !check_errors)
-            continue;
-        char func[32], fn[48];
-        sscanf(field[0], "%31s", func);
-        scatter_fn_name(func, fn, sizeof fn);
-        loom_scope_begin();
-        loom_array *a = make_source(strtok_r(field[1], " ", &p));
-        loom_index_term terms[16];
-        int n = 0;
-        for (tok = strtok_r(field[2], " ", &p); tok && n < 16; tok = strtok_r(NULL, " ", &p))
-            terms[n++] = parse_term(tok);
-        loom_array *v = make_indices(strtok_r(field[3], " ", &p));
-        loom_clear_error();
-        loom_array *r = run_scatter(func, a, terms, n, v);
-        char *kind = strtok_r(result, " ", &q);
-        if (strcmp(kind, "err") == 0) {
-            char want[512];
-            snprintf(want, sizeof want, "%s: %s", fn, q);
-            CHECK(r == NULL);
-            CHECK_STR(loom_last_error(), want);
-            if (r || !loom_last_error() || strcmp(loom_last_error(), want))
-                fprintf(stderr, "%s\n", where);
-        } else if (!r) {
-            CHECK(r != NULL);
-            fprintf(stderr, "%s: %s\n", where, loom_last_error());
-        } else if (strcmp(kind, "oob") == 0) {
-            int64_t ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
-            oob(where, r, a, fn, ax, strtoll(strtok_r(NULL, " ", &q), NULL, 10));
-        } else {
-            check(where, r, &q);
-        }
-        loom_scope_end();
-    }
-    free(line);
-    fclose(f);
-    return ncases;
+    scatter_check = check;
+    scatter_oob = oob;
+    scatter_check_errors = check_errors;
+    scatter_ncases = 0;
+    return table_for_each_line(path, scatter_case);
 }
 
 #endif
