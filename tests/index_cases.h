@@ -319,6 +319,30 @@ static inline loom_index_term parse_term(char *tok)
     return t;
 }
 
+/* The outcome of a case whose table result is "err MESSAGE", "oob ..." or "ok ...": an error
+ * must be fn's failure with MESSAGE, anything else a result. Returns "oob" or "ok" with *q
+ * after it for the caller to check r, or NULL when nothing is left to check. */
+static inline const char *case_outcome(const char *where, const char *fn, loom_array *r,
+                                       char *result, char **q)
+{
+    char *kind = strtok_r(result, " ", q);
+    if (strcmp(kind, "err") == 0) {
+        char want[512];
+        snprintf(want, sizeof want, "%s: %s", fn, *q);
+        CHECK(r == NULL);
+        CHECK_STR(loom_last_error(), want);
+        if (r || !loom_last_error() || strcmp(loom_last_error(), want))
+            fprintf(stderr, "%s\n", where);
+        return NULL;
+    }
+    if (!r) {
+        CHECK(r != NULL);
+        fprintf(stderr, "%s: %s\n", where, loom_last_error());
+        return NULL;
+    }
+    return kind;
+}
+
 /* Checks an index out of bounds of result r of function func: the gather names axis and size
  * (the caller's way: on the CPU the reference evaluator, on the GPU a read that fails). */
 typedef void (*oob_checker)(const char *where, loom_array *r, loom_array *a, const char *func,
@@ -372,21 +396,13 @@ static inline int run_gather_table(const char *path, case_checker check, oob_che
             r = strcmp(func, "take") == 0 ? loom_take_mode(a, idx, axis, m)
                                           : loom_take_along_axis(a, idx, axis);
         }
-        char *kind = strtok_r(result, " ", &q);
-        if (strcmp(kind, "err") == 0) {
-            char want[512];
-            snprintf(want, sizeof want, "loom_%s: %s", func, q);
-            CHECK(r == NULL);
-            CHECK_STR(loom_last_error(), want);
-            if (r || !loom_last_error() || strcmp(loom_last_error(), want))
-                fprintf(stderr, "%s\n", where);
-        } else if (!r) {
-            CHECK(r != NULL);
-            fprintf(stderr, "%s: %s\n", where, loom_last_error());
-        } else if (strcmp(kind, "oob") == 0) {
+        char fn[48];
+        snprintf(fn, sizeof fn, "loom_%s", func);
+        const char *kind = case_outcome(where, fn, r, result, &q);
+        if (kind && strcmp(kind, "oob") == 0) {
             int64_t ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
             oob(where, r, a, func, ax, strtoll(strtok_r(NULL, " ", &q), NULL, 10));
-        } else {
+        } else if (kind) {
             check(where, r, &q);
         }
         loom_scope_end();

@@ -75,21 +75,11 @@ static inline void scatter_case(char *line)
     loom_array *v = make_indices(strtok_r(field[3], " ", &p));
     loom_clear_error();
     loom_array *r = run_scatter(func, a, terms, n, v);
-    char *kind = strtok_r(result, " ", &q);
-    if (strcmp(kind, "err") == 0) {
-        char want[512];
-        snprintf(want, sizeof want, "%s: %s", fn, q);
-        CHECK(r == NULL);
-        CHECK_STR(loom_last_error(), want);
-        if (r || !loom_last_error() || strcmp(loom_last_error(), want))
-            fprintf(stderr, "%s\n", where);
-    } else if (!r) {
-        CHECK(r != NULL);
-        fprintf(stderr, "%s: %s\n", where, loom_last_error());
-    } else if (strcmp(kind, "oob") == 0) {
+    const char *kind = case_outcome(where, fn, r, result, &q);
+    if (kind && strcmp(kind, "oob") == 0) {
         int64_t ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
         scatter_oob(where, r, a, fn, ax, strtoll(strtok_r(NULL, " ", &q), NULL, 10));
-    } else {
+    } else if (kind) {
         scatter_check(where, r, &q);
     }
     loom_scope_end();
