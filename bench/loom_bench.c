@@ -5,8 +5,8 @@
  *   loom_bench [--cupyx] [workload ...]  (chain scale mse softmax layernorm rownorm sum_full
  *                                   sum_cols small64 ones2GB randn64M x_plus_randn matmul32
  *                                   matmul64_10k matmul_relu_bias bmm64 ewk_sum fft16M
- *                                   fft_rows_scale rfft_power take64M concat compile
- *                                   disk_load svd1k eigh1k solve4k inv4k inv_batch8
+ *                                   fft_rows_scale rfft_power take64M concat scatter_add
+ *                                   compile disk_load svd1k eigh1k solve4k inv4k inv_batch8
  *                                   chol_batch8 eigh_batch8 qr_batch8;
  *                                   fft_rows_scale also runs as fft_rows_scale_cb, its scale in a
  *                                   cuFFT store callback)
@@ -284,6 +284,14 @@ static loom_array *sort_last(loom_array *const *in) { return loom_sort(in[0], -1
 static loom_array *argsort_last(loom_array *const *in) { return loom_argsort(in[0], -1); }
 
 static loom_array *take64m(loom_array *const *in) { return loom_take(in[0], in[1], 0); }
+
+/* np.add.at(zeros(2^16), idx, vals): 2^24 float32 values into 2^16 bins, deterministic. */
+static loom_array *scatter_add(loom_array *const *in)
+{
+    int64_t bins = 1 << 16;
+    loom_index_term t[] = {{.kind = LOOM_INDEX_ARRAY, .array = in[1]}};
+    return loom_at_add(loom_zeros(1, &bins, LOOM_FLOAT32), t, 1, in[0]);
+}
 
 static loom_array *concat(loom_array *const *in)
 {
@@ -571,6 +579,19 @@ int main(int argc, char **argv)
         loom_array *in[2] = {x, idx};
         bad |= time_workload("take64M", take64m, in, 16.0 * N_BIG);
         loom_release(idx);
+    }
+    if (wanted(argc, argv, "scatter_add")) {
+        /* N / 4 float32 values and int64 bins in [0, 2^16), made on the device */
+        int64_t n = N_BIG / 4;
+        loom_array *f = random_input(n, 5.0 * N_BIG, 1);
+        loom_array *scaled = loom_mul_scalar(f, (double)(1 << 16));
+        loom_array *in[2] = {random_input(n, 6.0 * N_BIG, 1), loom_astype(scaled, LOOM_INT64)};
+        loom_eval(in[1]);
+        loom_release(scaled);
+        loom_release(f);
+        bad |= time_workload("scatter_add", scatter_add, in, 12.0 * (double)n);
+        loom_release(in[0]);
+        loom_release(in[1]);
     }
     if (wanted(argc, argv, "concat")) {
         loom_array *ab[2] = {random_input(N_BIG / 2, 0, 1), random_input(N_BIG / 2, N_BIG, 1)};

@@ -1,10 +1,11 @@
-/* Lowering of index ops (CONCAT, TAKE): one generated kernel per root, which computes every
+/* Lowering of index ops (CONCAT, TAKE, SCATTER): one generated kernel per root, which computes every
  * value it needs at the index where it needs it. Elementwise producers not in memory are
  * computed inline at their own flat index, so concatenate([a * 2, b + 1]) reads a and b and
  * writes the result once, and take(x, idx) computes idx inline and reads x at the gathered
  * positions only. A gather's elementwise consumer takes this lowering too (the gather is then
  * absorbed into it), so x[idx] * 2 is one kernel (docs/indexing.md). */
 #include "emit.h"
+#include "index.h"
 #include "lower.h"
 
 #include <stdint.h>
@@ -343,6 +344,42 @@ static void concat_body(ictx *c, int root, int out)
     }
 }
 
+/* A SCATTER root: element t finds the run of its position in the sorted keys (two binary
+ * searches) and folds the run's values, in order, into its old value. */
+static void scatter_body(ictx *c, int root, int out)
+{
+    const loom_array *sc = c->w->v[root].node;
+    const loom_array *keys = sc->inputs[1], *vals = sc->inputs[2];
+    loom_strbuf *sb = &c->body;
+    const char *t = loom__ctype(sc->dtype), *cd = loom__ctype(sc->cdtype);
+    if (keys->size > INT32_MAX)
+        c->idx32 = false;
+    int pk = loom__arg_ptr(&c->args, c->w->v[loom__walk_at(c->w, keys)].buffer, keys->dtype, false, 0);
+    int pm = loom__arg_i64(&c->args, keys->size);
+    loom__sb_printf(sb, "        idx_t lo = 0, hi = (idx_t)p%d;\n", pm);
+    loom__sb_printf(sb, "        while (lo < hi) { const idx_t mid = lo + (hi - lo) / 2; "
+                        "if ((idx_t)p%d[mid] < t) lo = mid + 1; else hi = mid; }\n", pk);
+    loom__sb_printf(sb, "        idx_t end = lo;\n        hi = (idx_t)p%d;\n", pm);
+    loom__sb_printf(sb, "        while (end < hi) { const idx_t mid = end + (hi - end) / 2; "
+                        "if ((idx_t)p%d[mid] <= t) end = mid + 1; else hi = mid; }\n", pk);
+    int old = value(c, loom__walk_at(c->w, sc->inputs[0]), 0, "t", false);
+    loom__sb_printf(sb, "        %s acc = v%d;\n", t, old);
+    int nmemo = c->nmemo; /* values of the loop's block are not visible after it */
+    int jat = c->next++;
+    if (sc->param.scatter.op == LOOM_OP_COPY) {
+        loom__sb_printf(sb, "        if (end > lo) {\n            const idx_t j = end - 1;\n");
+        int v = value(c, loom__walk_at(c->w, vals), jat, "j", false);
+        loom__sb_printf(sb, "            acc = loom_cast<%s>(v%d);\n        }\n", t, v);
+    } else {
+        loom__sb_printf(sb, "        for (idx_t j = lo; j < end; j++) {\n");
+        int v = value(c, loom__walk_at(c->w, vals), jat, "j", false);
+        loom__sb_printf(sb, "            acc = loom_cast<%s>(loom_%s(loom_cast<%s>(acc), loom_cast<%s>(v%d)));\n        }\n",
+                        t, loom__ops[sc->param.scatter.op].name, cd, cd, v);
+    }
+    c->nmemo = nmemo;
+    loom__sb_printf(sb, "        p%d[t] = acc;\n", out);
+}
+
 /* Status words of the gathers in mode raise that node j's value computes (inline), one check
  * each, into c->status; their count. exec/ clears status words before a plan runs. */
 static int find_checks(ictx *c, int j, bool root)
@@ -353,10 +390,13 @@ static int find_checks(ictx *c, int j, bool root)
         return 0;
     int n = 0;
     if (a->op == LOOM_OP_TAKE && a->param.take.mode == LOOM_MODE_RAISE) {
-        static const char *const names[] = {"loom_take", "loom_take_along_axis", "loom_getitem",
-                                            "loom_choose", "loom_searchsorted"};
+        static const char *const names[LOOM_REPORT_COUNT] = {
+            "loom_take", "loom_take_along_axis", "loom_getitem", "loom_choose",
+            "loom_searchsorted", "loom_put", "loom_setitem", "loom_at_set", "loom_at_add",
+            "loom_at_subtract", "loom_at_multiply", "loom_at_minimum", "loom_at_maximum",
+            "loom_put_along_axis"};
         int64_t f = a->param.take.report_fn;
-        c->status[j] = loom__plan_check(c->b, c->fn, names[f >= 0 && f < 5 ? f : 0],
+        c->status[j] = loom__plan_check(c->b, c->fn, names[f >= 0 && f < LOOM_REPORT_COUNT ? f : 0],
                                         LOOM_FAIL_INDEX, 1);
         if (c->status[j] < 0) {
             c->failed = true;
@@ -409,6 +449,8 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     int n_param = loom__arg_i64(&c.args, r->size);
     if (r->op == LOOM_OP_CONCAT) {
         concat_body(&c, roots[0], out);
+    } else if (r->op == LOOM_OP_SCATTER) {
+        scatter_body(&c, roots[0], out);
     } else {
         int v = value(&c, roots[0], 0, "t", true);
         loom__sb_printf(&c.body, "            p%d[t] = v%d;\n", out, v);
@@ -432,6 +474,7 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     char *src = loom__sb_take(&sb);
     const char *prefix = r->op == LOOM_OP_CONCAT         ? "loom_cat"
                          : r->op == LOOM_OP_SEARCHSORTED ? "loom_search"
+                         : r->op == LOOM_OP_SCATTER      ? "loom_scatter"
                                                          : "loom_take";
     if (!src || loom__kernel_name_source(k, prefix, src))
         goto done;
@@ -490,19 +533,23 @@ static const loom_lowering *epilogue(const loom_walk *w, int consumer)
         if (in->lowering != &loom__lower_index || loom__is_input(in->node))
             continue;
         found++;
-        ok = in->node->op != LOOM_OP_CONCAT && in->nconsumers == 1 && !in->requested &&
+        ok = in->node->op != LOOM_OP_CONCAT && in->node->op != LOOM_OP_SCATTER &&
+             in->nconsumers == 1 && !in->requested &&
              !in->viewed;
     }
     return found == 1 && ok ? &loom__lower_index : NULL;
 }
 
-/* A search reads its sorted array from memory, at the positions the search visits; the search
- * may be absorbed into the consumer computing it (i), or into an absorbed node i reads. */
+/* A search reads its sorted array from memory, at the positions the search visits, and a
+ * scatter's binary searches its sorted positions; the search may be absorbed into the consumer
+ * computing it (i), or into an absorbed node i reads. */
 static void searched_in_memory(loom_walk *w, int i)
 {
     const loom_array *a = w->v[i].node;
     if (a->op == LOOM_OP_SEARCHSORTED)
         loom__contiguous_in_memory(w, a->inputs[0]);
+    if (a->op == LOOM_OP_SCATTER)
+        loom__contiguous_in_memory(w, a->inputs[1]);
     for (int k = 0; k < a->ninputs && !loom__is_input(a); k++) {
         int j = loom__walk_at(w, a->inputs[k]);
         if (w->v[j].lowering == &loom__lower_absorbed)
@@ -511,5 +558,5 @@ static void searched_in_memory(loom_walk *w, int i)
 }
 
 /* Inputs stay where they are: computed ones are inlined, the rest read in place (but for a
- * search's sorted array). */
+ * search's sorted array and a scatter's positions). */
 const loom_lowering loom__lower_index = {LOOM_PLACE_ALONE, searched_in_memory, lower, epilogue};

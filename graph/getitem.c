@@ -35,7 +35,8 @@ static int count_consumed(const loom_index_term *t, int n, int *nellipsis, bool 
  * coordinate times its stride, plus per advanced axis its normalised index times its stride;
  * an index out of bounds anywhere makes the position -1 - base size (the gather reports it). */
 static loom_array *advanced(const char *fn, loom_array *v, const int *adv_axis,
-                            loom_array *const *adv, int nadv, bool adjacent, int report_axis)
+                            loom_array *const *adv, int nadv, bool adjacent, int report_fn,
+                            int report_axis)
 {
     loom_array *base = loom__view_base(v);
     int64_t vstrides[LOOM_MAXDIMS], voffset = v->op == LOOM_OP_VIEW ? v->offset : 0;
@@ -135,7 +136,7 @@ static loom_array *advanced(const char *fn, loom_array *v, const int *adv_axis,
         return NULL;
     flat = loom__ew(fn, LOOM_OP_WHERE, 3, (loom_array *[]){valid, flat, loom_scalar_int(-1 - base->size)}, NULL);
     loom_array *all = loom__reshape(fn, "ravel", base, 1, (int64_t[]){-1});
-    return flat && all ? loom__take(fn, all, flat, 0, LOOM_MODE_RAISE, LOOM_REPORT_GETITEM, report_axis,
+    return flat && all ? loom__take(fn, all, flat, 0, LOOM_MODE_RAISE, report_fn, report_axis,
                                     v->shape[adv_axis[0]])
                        : NULL;
 }
@@ -165,7 +166,7 @@ static bool is_mask(const loom_index_term *t)
  * integer array per axis it covers (NumPy's definition), so its length is read back
  * (docs/unique.md). Its shape must match the axes it covers. */
 static loom_array *boolean_index(const char *fn, loom_array *a, const loom_index_term *terms,
-                                 int nterms)
+                                 int nterms, int report_fn)
 {
     int used = 0, nell = 0;
     for (int i = 0; i < nterms; i++) {
@@ -215,12 +216,12 @@ static loom_array *boolean_index(const char *fn, loom_array *a, const loom_index
             t2[n2++] = (loom_index_term){.kind = LOOM_INDEX_ARRAY, .array = coords[k]};
         ad += m->ndim;
     }
-    return loom__scope_return(loom_getitem(a, t2, n2));
+    return loom__scope_return(loom__getitem(fn, a, t2, n2, report_fn));
 }
 
-loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms)
+loom_array *loom__getitem(const char *fn, loom_array *a, const loom_index_term *terms,
+                          int nterms, int report_fn)
 {
-    static const char fn[] = "loom_getitem";
     if (!a)
         return NULL;
     if (nterms < 0 || (nterms > 0 && !terms)) {
@@ -238,7 +239,7 @@ loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms
             if (!t->array)
                 return NULL;
             if (loom__is_bool((loom_dtype)t->array->dtype))
-                return boolean_index(fn, a, terms, nterms);
+                return boolean_index(fn, a, terms, nterms, report_fn);
             if (!loom__is_int((loom_dtype)t->array->dtype)) {
                 loom__error(LOOM_ERR_INVALID, fn,
                             "arrays used as indices must be of integer (or boolean) type");
@@ -304,5 +305,10 @@ loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms
     }
     if (!v || nadv == 0)
         return loom__scope_return(v);
-    return loom__scope_return(advanced(fn, v, adv_axis, adv, nadv, adjacent, first_adv));
+    return loom__scope_return(advanced(fn, v, adv_axis, adv, nadv, adjacent, report_fn, first_adv));
+}
+
+loom_array *loom_getitem(loom_array *a, const loom_index_term *terms, int nterms)
+{
+    return loom__getitem("loom_getitem", a, terms, nterms, LOOM_REPORT_GETITEM);
 }

@@ -5,8 +5,12 @@
 #include "internal.h"
 
 /* The public functions a gather's out-of-bounds error can name (param.take.report_fn). */
-enum { LOOM_REPORT_TAKE = 0, LOOM_REPORT_TAKE_ALONG_AXIS, LOOM_REPORT_GETITEM, LOOM_REPORT_CHOOSE,
-       LOOM_REPORT_SEARCHSORTED };
+enum {
+    LOOM_REPORT_TAKE = 0, LOOM_REPORT_TAKE_ALONG_AXIS, LOOM_REPORT_GETITEM, LOOM_REPORT_CHOOSE,
+    LOOM_REPORT_SEARCHSORTED, LOOM_REPORT_PUT, LOOM_REPORT_SETITEM, LOOM_REPORT_AT_SET,
+    LOOM_REPORT_AT_ADD, LOOM_REPORT_AT_SUBTRACT, LOOM_REPORT_AT_MULTIPLY, LOOM_REPORT_AT_MINIMUM,
+    LOOM_REPORT_AT_MAXIMUM, LOOM_REPORT_PUT_ALONG_AXIS, LOOM_REPORT_COUNT
+};
 
 /* The TAKE node of a along axis ax (normalised; a has ndim >= 1) at the integer or bool
  * indices idx (an empty result is an EMPTY node); in mode raise, an index out of bounds is
@@ -15,5 +19,14 @@ enum { LOOM_REPORT_TAKE = 0, LOOM_REPORT_TAKE_ALONG_AXIS, LOOM_REPORT_GETITEM, L
 loom_array *loom__take(const char *fn, loom_array *a, loom_array *idx, int ax,
                        loom_index_mode mode, int report_fn, int report_axis,
                        int64_t report_size);
+
+/* a[terms] (loom_getitem's rules) with errors under fn; an array index out of bounds is
+ * reported by the function report_fn. */
+loom_array *loom__getitem(const char *fn, loom_array *a, const loom_index_term *terms,
+                          int nterms, int report_fn);
+
+/* np.take_along_axis with errors under fn; an index out of bounds is reported by report_fn. */
+loom_array *loom__take_along_axis(const char *fn, loom_array *a, loom_array *indices, int axis,
+                                  int report_fn);
 
 #endif

@@ -157,6 +157,8 @@ typedef union loom_params {
     } multi;
     /* CONCAT: the joined axis, 0..ndim-1 */
     struct { int64_t axis; } join;
+    /* SCATTER: the elementwise op folding the values into the old element (COPY: set) */
+    struct { int64_t op; } scatter;
     /* TAKE: the gathered axis of inputs[0] (0..ndim-1), what an index out of bounds does
      * (loom_index_mode), and the function, axis and extent its error names (the caller's
      * view; graph/index.h) */

@@ -261,6 +261,10 @@ const void *loom__structural_params(const loom_array *a, size_t *len)
             *len = sizeof a->param.search;
             return &a->param.search;
         }
+        if (a->op == LOOM_OP_SCATTER) {
+            *len = sizeof a->param.scatter;
+            return &a->param.scatter;
+        }
         *len = a->op == LOOM_OP_TAKE ? sizeof a->param.take : sizeof a->param.join;
         return a->op == LOOM_OP_TAKE ? (const void *)&a->param.take : &a->param.join;
     default:

@@ -116,9 +116,9 @@ static loom_array *flat_base(const char *fn, const loom_array *a, int ax, int nd
     return base;
 }
 
-loom_array *loom_take_along_axis(loom_array *a, loom_array *indices, int axis)
+loom_array *loom__take_along_axis(const char *fn, loom_array *a, loom_array *indices, int axis,
+                                  int report_fn)
 {
-    static const char fn[] = "loom_take_along_axis";
     if (!a || !indices)
         return NULL;
     if (!loom__is_int((loom_dtype)indices->dtype) && !loom__is_bool((loom_dtype)indices->dtype)) {
@@ -175,6 +175,12 @@ loom_array *loom_take_along_axis(loom_array *a, loom_array *indices, int axis)
     flat = loom__ew(fn, LOOM_OP_WHERE, 3,
                     (loom_array *[]){inside, flat, loom_scalar_int(-1 - src->size)}, NULL);
     loom_array *all = flat ? loom__reshape(fn, "ravel", src, 1, (int64_t[]){-1}) : NULL;
-    r = all ? loom__take(fn, all, flat, 0, LOOM_MODE_RAISE, LOOM_REPORT_TAKE_ALONG_AXIS, ax, len) : NULL;
+    r = all ? loom__take(fn, all, flat, 0, LOOM_MODE_RAISE, report_fn, ax, len) : NULL;
     return loom__scope_return(r);
+}
+
+loom_array *loom_take_along_axis(loom_array *a, loom_array *indices, int axis)
+{
+    return loom__take_along_axis("loom_take_along_axis", a, indices, axis,
+                                 LOOM_REPORT_TAKE_ALONG_AXIS);
 }

@@ -1138,8 +1138,9 @@ loom_array *loom_delete(loom_array *a, const int64_t *indices, int nindices, int
 loom_array *loom_resize(loom_array *a, int ndim, const int64_t *shape);
 /* np.pad(a, pad_width, mode, constant_values): pad_width has 2 * ndim entries (before and
  * after each axis), or 2 (every axis), or 1 (every side). mode: "constant" (NULL), "edge",
- * "wrap", "reflect", "symmetric", "empty" (filled like constant); "linear_ramp", "maximum",
- * "minimum", "mean" and "median" are LOOM_ERR_UNSUPPORTED. One kernel per padded axis. */
+ * "wrap", "reflect", "symmetric", "empty" (filled like constant), "maximum", "minimum",
+ * "mean", "median" (over the whole axis: NumPy's stat_length=None) and "linear_ramp"
+ * (constant_value is its end_values). reflect_type="odd" is not offered. */
 loom_array *loom_pad(loom_array *a, const int64_t *pad_width, int npad, const char *mode,
                      double constant_value);
 /* np.pad(a, before_after, constant_values=value) with 2 * ndim widths. */
@@ -1343,6 +1344,41 @@ int loom_histogram_edges(loom_array *a, const double *edges, int nedges, loom_ar
                          bool density, loom_array **hist);
 /* np.histogram_bin_edges(a, bins, range) with bins equal bins. */
 loom_array *loom_histogram_bin_edges(loom_array *a, int64_t bins, const double *range);
+
+/* ---- Updates that scatter (docs/indexing.md, "Updates as new versions") ---- */
+
+/* NumPy's ufunc.at: np.add.at(a, terms, values) etc. as a new version of a (a is unchanged).
+ * terms are loom_getitem's; values broadcast to a[terms].shape. Repeated positions accumulate
+ * in their order, computed in the ufunc's loop dtype and cast back (NumPy's unsafe cast);
+ * the result is the same bits every run (a sort, then one fold per element: no atomics).
+ * Array indices out of range fail when the result is read ("loom_at_add: index out of bounds
+ * for axis A with size N"). */
+loom_array *loom_at_add(loom_array *a, const loom_index_term *terms, int nterms,
+                        loom_array *values);
+loom_array *loom_at_subtract(loom_array *a, const loom_index_term *terms, int nterms,
+                             loom_array *values);
+loom_array *loom_at_multiply(loom_array *a, const loom_index_term *terms, int nterms,
+                             loom_array *values);
+loom_array *loom_at_minimum(loom_array *a, const loom_index_term *terms, int nterms,
+                            loom_array *values);
+loom_array *loom_at_maximum(loom_array *a, const loom_index_term *terms, int nterms,
+                            loom_array *values);
+/* a[terms] = values as a new version: values broadcast to a[terms].shape and cast to a's
+ * dtype (unsafe, as NumPy); a repeated position takes its last value. A single boolean term
+ * of a's shape is a mask: one value (size 1) goes to every true element; more values are
+ * LOOM_ERR_UNSUPPORTED (that needs nonzero). loom_at_set is the same under its own name. */
+loom_array *loom_setitem(loom_array *a, const loom_index_term *terms, int nterms,
+                         loom_array *values);
+loom_array *loom_at_set(loom_array *a, const loom_index_term *terms, int nterms,
+                        loom_array *values);
+/* np.put(a, indices, values, mode) as a new version: flat indices (mode raise, wrap or clip
+ * as loom_take_mode; float indices truncated, as NumPy), values repeated when shorter, the last of repeated indices wins.
+ * Empty indices or values return a itself. */
+loom_array *loom_put(loom_array *a, loom_array *indices, loom_array *values, loom_index_mode mode);
+/* np.put_along_axis(a, indices, values, axis) as a new version: the positions
+ * loom_take_along_axis(a, indices, axis) reads (LOOM_AXIS_NONE: a flattened) take values
+ * broadcast to their shape (unsafe cast); the last of repeated positions wins. */
+loom_array *loom_put_along_axis(loom_array *a, loom_array *indices, loom_array *values, int axis);
 
 #ifdef __cplusplus
 }

@@ -194,6 +194,59 @@ static inline ge_value *ge_take(loom_array *n, ge_memo *m, ge_value *out)
     return out;
 }
 
+/* ARGSORT: each row of the last axis, its positions ordered by key (stable; NaN last). */
+static inline ge_value *ge_argsort(loom_array *n, ge_memo *m, ge_value *out)
+{
+    ge_value *k = ge_eval(n->inputs[0], m);
+    if (!k) {
+        free(out);
+        return NULL;
+    }
+    int64_t len = n->ndim ? n->shape[n->ndim - 1] : 1;
+    for (int64_t r = 0; len && r < n->size / len; r++) {
+        ge_value *o = out + r * len;
+        const ge_value *key = k + r * len;
+        for (int64_t i = 0; i < len; i++) { /* insertion: stable */
+            int64_t j = i;
+            while (j > 0 && (isnan(key[(int64_t)o[j - 1].re].re) ? !isnan(key[i].re)
+                                                                   : key[i].re < key[(int64_t)o[j - 1].re].re)) {
+                o[j] = o[j - 1];
+                j--;
+            }
+            o[j] = (ge_value){(double)i, 0};
+        }
+    }
+    return out;
+}
+
+/* SCATTER: the old value, then the values at each position folded in their order. */
+static inline ge_value *ge_scatter(loom_array *n, ge_memo *m, ge_value *out)
+{
+    ge_value *old = ge_eval(n->inputs[0], m), *keys = ge_eval(n->inputs[1], m),
+             *vals = ge_eval(n->inputs[2], m);
+    if (!old || !keys || !vals) {
+        free(out);
+        return NULL;
+    }
+    loom_dtype dt = (loom_dtype)n->dtype, cd = (loom_dtype)n->cdtype;
+    for (int64_t i = 0; i < n->size; i++)
+        out[i] = ge_in(old, n->inputs[0], i);
+    for (int64_t j = 0; j < n->inputs[1]->size; j++) {
+        ge_value *o = &out[(int64_t)keys[j].re], a = ge_convert(*o, cd), b = ge_convert(vals[j], cd);
+        ge_value r = b;
+        switch ((loom_op)n->param.scatter.op) {
+        case LOOM_OP_ADD: r = (ge_value){a.re + b.re, a.im + b.im}; break;
+        case LOOM_OP_SUBTRACT: r = (ge_value){a.re - b.re, a.im - b.im}; break;
+        case LOOM_OP_MULTIPLY: r = (ge_value){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; break;
+        case LOOM_OP_MINIMUM: r.re = isnan(a.re) || isnan(b.re) ? NAN : a.re < b.re ? a.re : b.re; break;
+        case LOOM_OP_MAXIMUM: r.re = isnan(a.re) || isnan(b.re) ? NAN : a.re > b.re ? a.re : b.re; break;
+        default: break; /* COPY: the value itself */
+        }
+        *o = ge_convert(ge_convert(r, cd), dt);
+    }
+    return out;
+}
+
 static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
 {
     int64_t size = n->size, idx[LOOM_MAXDIMS];
@@ -204,6 +257,10 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
         return out; /* unspecified: zeros here */
     if (n->op == LOOM_OP_TAKE)
         return ge_take(n, m, out);
+    if (n->op == LOOM_OP_ARGSORT)
+        return ge_argsort(n, m, out);
+    if (n->op == LOOM_OP_SCATTER)
+        return ge_scatter(n, m, out);
     ge_value *in[LOOM_MAX_EW_INPUTS] = {0};
     for (int k = 0; k < n->ninputs; k++)
         if (!(in[k] = ge_eval(n->inputs[k], m)))

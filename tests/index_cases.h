@@ -165,7 +165,9 @@ static inline int run_shape(const jcase *c, loom_array **out)
     else if (strcmp(f, "resize") == 0)
         r = loom_resize(a, c->nargs, w);
     else if (strcmp(f, "pad") == 0) {
-        static const char *const modes[] = {"constant", "edge", "wrap", "reflect", "symmetric"};
+        static const char *const modes[] = {"constant", "edge",   "wrap",   "reflect",
+                                            "symmetric", "maximum", "minimum", "mean",
+                                            "median",   "linear_ramp"};
         r = loom_pad(a, w + 1, c->nargs - 1, modes[g[0]], 9);
     } else if (strcmp(f, "flipud") == 0)
         r = loom_flipud(a);
@@ -317,6 +319,30 @@ static inline loom_index_term parse_term(char *tok)
     return t;
 }
 
+/* The outcome of a case whose table result is "err MESSAGE", "oob ..." or "ok ...": an error
+ * must be fn's failure with MESSAGE, anything else a result. Returns "oob" or "ok" with *q
+ * after it for the caller to check r, or NULL when nothing is left to check. */
+static inline const char *case_outcome(const char *where, const char *fn, loom_array *r,
+                                       char *result, char **q)
+{
+    char *kind = strtok_r(result, " ", q);
+    if (strcmp(kind, "err") == 0) {
+        char want[512];
+        snprintf(want, sizeof want, "%s: %s", fn, *q);
+        CHECK(r == NULL);
+        CHECK_STR(loom_last_error(), want);
+        if (r || !loom_last_error() || strcmp(loom_last_error(), want))
+            fprintf(stderr, "%s\n", where);
+        return NULL;
+    }
+    if (!r) {
+        CHECK(r != NULL);
+        fprintf(stderr, "%s: %s\n", where, loom_last_error());
+        return NULL;
+    }
+    return kind;
+}
+
 /* Checks an index out of bounds of result r of function func: the gather names axis and size
  * (the caller's way: on the CPU the reference evaluator, on the GPU a read that fails). */
 typedef void (*oob_checker)(const char *where, loom_array *r, loom_array *a, const char *func,
@@ -370,21 +396,13 @@ static inline int run_gather_table(const char *path, case_checker check, oob_che
             r = strcmp(func, "take") == 0 ? loom_take_mode(a, idx, axis, m)
                                           : loom_take_along_axis(a, idx, axis);
         }
-        char *kind = strtok_r(result, " ", &q);
-        if (strcmp(kind, "err") == 0) {
-            char want[512];
-            snprintf(want, sizeof want, "loom_%s: %s", func, q);
-            CHECK(r == NULL);
-            CHECK_STR(loom_last_error(), want);
-            if (r || !loom_last_error() || strcmp(loom_last_error(), want))
-                fprintf(stderr, "%s\n", where);
-        } else if (!r) {
-            CHECK(r != NULL);
-            fprintf(stderr, "%s: %s\n", where, loom_last_error());
-        } else if (strcmp(kind, "oob") == 0) {
+        char fn[48];
+        snprintf(fn, sizeof fn, "loom_%s", func);
+        const char *kind = case_outcome(where, fn, r, result, &q);
+        if (kind && strcmp(kind, "oob") == 0) {
             int64_t ax = strtoll(strtok_r(NULL, " ", &q), NULL, 10);
             oob(where, r, a, func, ax, strtoll(strtok_r(NULL, " ", &q), NULL, 10));
-        } else {
+        } else if (kind) {
             check(where, r, &q);
         }
         loom_scope_end();
@@ -394,9 +412,8 @@ static inline int run_gather_table(const char *path, case_checker check, oob_che
     return ncases;
 }
 
-#ifdef LOOM_TEST_GRAPH_EVAL_H
-/* The CPU checker of run_table: the value through tests/graph_eval.h. */
-static inline void ge_check_result(const char *where, loom_array *r, char **p)
+/* Checks r's dtype and shape against "dtype shape" at *p, advancing *p past them. */
+static inline bool check_layout(const char *where, loom_array *r, char **p)
 {
     char *dt = strtok_r(NULL, " ", p), *shape_s = strtok_r(NULL, " ", p);
     int64_t shape[LOOM_MAXDIMS];
@@ -405,9 +422,17 @@ static inline void ge_check_result(const char *where, loom_array *r, char **p)
     for (int d = 0; ok && d < nd; d++)
         ok = loom_shape(r)[d] == shape[d];
     CHECK(ok);
-    if (!ok) {
+    if (!ok)
         fprintf(stderr, "%s: got %s ndim %d, NumPy %s %s\n", where,
                 loom_dtype_name(loom_dtype_of(r)), loom_ndim(r), dt, shape_s);
+    return ok;
+}
+
+#ifdef LOOM_TEST_GRAPH_EVAL_H
+/* The CPU checker of run_table: the value through tests/graph_eval.h. */
+static inline void ge_check_result(const char *where, loom_array *r, char **p)
+{
+    if (!check_layout(where, r, p)) {
         for (int64_t i = 0; i < loom_size(r) || i < 1; i++)
             strtok_r(NULL, " ", p);
         return;

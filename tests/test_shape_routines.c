@@ -57,7 +57,7 @@ static void unsupported(void)
     loom_scope_begin();
     int64_t n = 4;
     loom_array *a = loom_zeros(1, &n, LOOM_FLOAT32);
-    CHECK(loom_pad(a, (int64_t[]){1, 1}, 2, "median", 0) == NULL);
+    CHECK(loom_pad(loom_zeros(1, &n, LOOM_COMPLEX64), (int64_t[]){1, 1}, 2, "median", 0) == NULL);
     CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_UNSUPPORTED);
     CHECK(loom_pad(a, (int64_t[]){1, 1}, 2, "foo", 0) == NULL);
     CHECK_STR(loom_last_error(), "loom_pad: mode 'foo' is not supported");

@@ -9,50 +9,12 @@
 #include "check.h"
 #include "index_cases.h"
 #include "gpu_main.h"
+#include "table_values.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* r's elements (real parts) as float64 on the host; NULL when reading failed. */
-static double *read_back(loom_array *r)
-{
-    int64_t n = loom_size(r);
-    double *v = malloc((size_t)(n ? n : 1) * sizeof *v);
-    loom_array *f = loom_astype(loom_dtype_of(r) == LOOM_COMPLEX64 || loom_dtype_of(r) == LOOM_COMPLEX128
-                                    ? loom_real(r) : r,
-                                LOOM_FLOAT64);
-    if (!f || loom_get(f, v, (size_t)n * sizeof *v) != LOOM_OK) {
-        free(v);
-        return NULL;
-    }
-    return v;
-}
-
-/* Compares r with "dtype shape v0 v1 ..." at *p (run_table's checker). */
-static void check_values(const char *where, loom_array *r, char **p)
-{
-    char *dt = strtok_r(NULL, " ", p), *shape_s = strtok_r(NULL, " ", p);
-    int64_t shape[LOOM_MAXDIMS];
-    int nd = parse_shape(shape_s, shape);
-    CHECK_STR(loom_dtype_name(loom_dtype_of(r)), dt);
-    CHECK_EQ_INT(loom_ndim(r), nd);
-    double *v = read_back(r);
-    CHECK(v != NULL);
-    if (!v) {
-        fprintf(stderr, "%s: %s\n", where, loom_last_error());
-        return;
-    }
-    int bad = 0;
-    for (int64_t i = 0; i < loom_size(r); i++) {
-        double want = strtod(strtok_r(NULL, " ", p), NULL);
-        if (v[i] != want && bad++ < 3)
-            fprintf(stderr, "%s: element %lld is %g, NumPy %g\n", where, (long long)i, v[i], want);
-    }
-    CHECK_EQ_INT(bad, 0);
-    free(v);
-}
 
 static void join_tables(void)
 {
