@@ -1211,6 +1211,23 @@ int loom_hsplit(loom_array *a, int64_t sections, loom_array **out);
 int loom_vsplit(loom_array *a, int64_t sections, loom_array **out);
 int loom_dsplit(loom_array *a, int64_t sections, loom_array **out);
 
+/* Random permutations of arrays, and choice from an array's elements (docs/random.md)       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* rng.choice(a, size, replace, p, axis) for an array a: the slices of a along axis picked as
+ * loom_rng_choice(rng, a.shape[axis], ...) picks indices (p: a.shape[axis] probabilities),
+ * gathered by loom_take: shape a.shape[:axis] + shape + a.shape[axis+1:]. A 0-d a fails. */
+loom_array *loom_rng_choice_array(loom_rng *rng, loom_array *a, int ndim, const int64_t *shape,
+                                  bool replace, const double *p, int axis);
+/* rng.permutation(a, axis): a's slices along axis in the order of loom_rng_permutation. */
+loom_array *loom_rng_permutation_array(loom_rng *rng, loom_array *a, int axis);
+/* rng.shuffle(a, axis) as a new array (Loom's arrays are values; NumPy shuffles in place):
+ * the same numbers and result as loom_rng_permutation_array. */
+loom_array *loom_rng_shuffle(loom_rng *rng, loom_array *a, int axis);
+/* rng.permuted(a, axis): each slice along axis shuffled independently (LOOM_AXIS_NONE: the
+ * flattened array shuffled, a's shape kept). */
+loom_array *loom_rng_permuted(loom_rng *rng, loom_array *a, int axis);
+
 #ifdef __cplusplus
 }
 #endif
