@@ -33,6 +33,9 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     [LOOM_LIB_CUSOLVER_ORGQR] = {"cusolver orgqr", true},
     /* geev works partly on the host (its host workspace): an eager step. */
     [LOOM_LIB_CUSOLVER_GEEV] = {"cusolver geev", false},
+    /* The generator keeps its position on the host between calls: a captured launch replayed
+     * would repeat its numbers instead of drawing new ones. */
+    [LOOM_LIB_CURAND] = {"curand generate", false},
 };
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r)

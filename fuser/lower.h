@@ -74,6 +74,7 @@ extern const loom_lowering loom__lower_cholesky;
 extern const loom_lowering loom__lower_fft;
 extern const loom_lowering loom__lower_sort;
 extern const loom_lowering loom__lower_rawkernel;
+extern const loom_lowering loom__lower_curand;
 extern const loom_lowering loom__lower_lu;
 extern const loom_lowering loom__lower_lu_solve;
 extern const loom_lowering loom__lower_svd;

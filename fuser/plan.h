@@ -119,6 +119,7 @@ typedef enum loom_lib_routine {
     LOOM_LIB_CUSOLVER_GEQRF,  /* cusolverDn<t>geqrf per matrix */
     LOOM_LIB_CUSOLVER_ORGQR,  /* cusolverDn<t>orgqr / ungqr per matrix */
     LOOM_LIB_CUSOLVER_GEEV,   /* cusolverDnXgeev per matrix */
+    LOOM_LIB_CURAND,          /* curandGenerate{Uniform,Normal,LogNormal}[Double] */
     LOOM_LIB_COUNT
 } loom_lib_routine;
 
@@ -231,6 +232,17 @@ typedef struct loom_eig_args {
     size_t w_at, v_at;
 } loom_eig_args;
 
+/* One draw of a RandomState's cuRAND generator into buffer 0: count values of dtype
+ * (loom_curand_dist dist, parameters a and b), after seeding it (seed, offset 0) when reseed. */
+typedef struct loom_curand_args {
+    struct loom_random_state *state;
+    uint64_t seed;
+    bool reseed;
+    int8_t dist, dtype;
+    int64_t count;
+    double a, b;
+} loom_curand_args;
+
 /* Stacks of at most this order with more than one matrix use cuBLAS's batched LU routines
  * (one call for the stack); larger matrices are factored one call each. */
 #define LOOM_LU_BATCHED_MAX_N 64
@@ -269,6 +281,7 @@ typedef struct loom_libcall {
         loom_svd_args svd;
         loom_qr_args qr;
         loom_eig_args eig;
+        loom_curand_args curand;
     } args;
 } loom_libcall;
 

@@ -1228,6 +1228,40 @@ loom_array *loom_rng_shuffle(loom_rng *rng, loom_array *a, int axis);
  * flattened array shuffled, a's shape kept). */
 loom_array *loom_rng_permuted(loom_rng *rng, loom_array *a, int axis);
 
+/* CuPy's RandomState on the cuRAND host API (docs/random.md)                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A cuRAND generator (cupy.random.RandomState(seed, method)) on the device current at the
+ * call. Its draws are library steps run in the order the draws were made (each waits for the
+ * previous one), so the values are CuPy's for the same seed, method and sequence of calls. */
+typedef struct loom_random_state loom_random_state;
+typedef enum loom_curand_method {
+    LOOM_CURAND_XORWOW = 0, /* CURAND_RNG_PSEUDO_XORWOW, CuPy's default */
+    LOOM_CURAND_MRG32K3A,   /* CURAND_RNG_PSEUDO_MRG32K3A */
+    LOOM_CURAND_PHILOX4_32_10 /* CURAND_RNG_PSEUDO_PHILOX4_32_10 */
+} loom_curand_method;
+/* NULL (error recorded) for an unknown method or when host memory runs out. */
+loom_random_state *loom_random_RandomState(uint64_t seed, loom_curand_method method);
+/* Drops the user's reference; draws already made stay valid. */
+void loom_random_state_destroy(loom_random_state *rs);
+/* RandomState.seed(seed): the next draw restarts the generator at seed, offset 0. */
+int loom_random_state_seed(loom_random_state *rs, uint64_t seed);
+/* random_sample / rand: [0, 1) (cuRAND's (0, 1] with 1 mapped to 0, as CuPy). dtype float32 or
+ * float64 everywhere. */
+loom_array *loom_random_state_random_sample(loom_random_state *rs, int ndim, const int64_t *shape,
+                                            loom_dtype dtype);
+/* uniform(low, high): low + u (high - low) in dtype, u from random_sample. */
+loom_array *loom_random_state_uniform(loom_random_state *rs, double low, double high, int ndim,
+                                      const int64_t *shape, loom_dtype dtype);
+/* standard_normal / randn, normal(loc, scale), lognormal(mean, sigma): cuRAND's generators
+ * (an odd count draws one value more, as CuPy). */
+loom_array *loom_random_state_standard_normal(loom_random_state *rs, int ndim,
+                                              const int64_t *shape, loom_dtype dtype);
+loom_array *loom_random_state_normal(loom_random_state *rs, double loc, double scale, int ndim,
+                                     const int64_t *shape, loom_dtype dtype);
+loom_array *loom_random_state_lognormal(loom_random_state *rs, double mean, double sigma,
+                                        int ndim, const int64_t *shape, loom_dtype dtype);
+
 #ifdef __cplusplus
 }
 #endif

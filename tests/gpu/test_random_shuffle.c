@@ -5,6 +5,7 @@
  * permuted rows and of the flattened shuffle are uniform, rows are shuffled independently, and
  * choice with p follows p. Sizes are small (at most 2^20 draws). Skips (77) without a GPU. */
 #include "check.h"
+#include "host_values.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,18 +13,6 @@
 
 /* The standard normal quantile of 1 - 1e-6, for the chi-square bound. */
 #define Z_1E6 4.7534
-
-static double *values(loom_array *a, int64_t n)
-{
-    double *v = malloc((size_t)(n ? n : 1) * sizeof *v);
-    loom_scope_begin();
-    const int rc = loom_get(loom_astype(a, LOOM_FLOAT64), v, (size_t)n * sizeof *v);
-    CHECK_EQ_INT(rc, LOOM_OK);
-    if (rc)
-        fprintf(stderr, "%s\n", loom_last_error());
-    loom_scope_end();
-    return v;
-}
 
 /* Chi-square of counts against probabilities p (each bin expects at least 20 here), at
  * significance 1e-6 (Wilson-Hilferty bound); bins of probability 0 must be empty. */
@@ -80,9 +69,9 @@ static void check_permutation_array(void)
         loom_rng *g1 = loom_random_default_rng(71), *g2 = loom_random_default_rng(71),
                  *g3 = loom_random_default_rng(71);
         loom_array *a = labelled(rows, cols);
-        double *v = values(loom_rng_permutation_array(g1, a, axis), n * 3);
-        double *idx = values(loom_rng_permutation(g2, n), n);
-        double *sh = values(loom_rng_shuffle(g3, a, axis), n * 3);
+        double *v = host_values(loom_rng_permutation_array(g1, a, axis), n * 3);
+        double *idx = host_values(loom_rng_permutation(g2, n), n);
+        double *sh = host_values(loom_rng_shuffle(g3, a, axis), n * 3);
         CHECK(is_permutation(idx, n));
         int bad = 0;
         for (int64_t r = 0; r < rows; r++)
@@ -129,8 +118,8 @@ static void check_permuted(void)
     loom_array *row = loom_arange(0, (double)len, 1, LOOM_FLOAT64);
     loom_array *a1 = loom_broadcast_to(loom_reshape(row, 2, (int64_t[]){1, len}), 2, (int64_t[]){lines, len});
     loom_array *a0 = loom_broadcast_to(loom_reshape(row, 2, (int64_t[]){len, 1}), 2, (int64_t[]){len, lines});
-    double *v1 = values(loom_rng_permuted(g, a1, 1), lines * len);
-    double *v0 = values(loom_rng_permuted(g, a0, -2), lines * len);
+    double *v1 = host_values(loom_rng_permuted(g, a1, 1), lines * len);
+    double *v0 = host_values(loom_rng_permuted(g, a0, -2), lines * len);
     int bad = 0;
     for (int64_t l = 0; l < lines; l++) {
         double line[8];
@@ -147,7 +136,7 @@ static void check_permuted(void)
     loom_array *sq = loom_reshape(loom_arange(0, 4096, 1, LOOM_FLOAT64), 2, (int64_t[]){64, 64});
     loom_array *flat = loom_rng_permuted(g, sq, LOOM_AXIS_NONE);
     CHECK(flat && loom_ndim(flat) == 2 && loom_shape(flat)[0] == 64 && loom_shape(flat)[1] == 64);
-    double *vf = values(flat, 4096);
+    double *vf = host_values(flat, 4096);
     CHECK(is_permutation(vf, 4096));
     position_value_cells(vf, 1, 4096, 0, 1, "permuted(axis=None) positions x values");
     free(vf);
@@ -167,8 +156,8 @@ static void check_choice_array(void)
     const int64_t n = 1 << 20;
     loom_rng *g1 = loom_random_default_rng(91), *g2 = loom_random_default_rng(91);
     loom_array *a = labelled(5, 2);
-    double *v = values(loom_rng_choice_array(g1, a, 1, &n, true, p, 0), n * 2);
-    double *idx = values(loom_rng_choice(g2, 5, 1, &n, true, p), n);
+    double *v = host_values(loom_rng_choice_array(g1, a, 1, &n, true, p, 0), n * 2);
+    double *idx = host_values(loom_rng_choice(g2, 5, 1, &n, true, p), n);
     double count[5] = {0};
     int bad = 0;
     for (int64_t i = 0; i < n; i++) {
@@ -183,7 +172,7 @@ static void check_choice_array(void)
     free(idx);
 
     loom_array *b = labelled(2, 1000);
-    double *w = values(loom_rng_choice_array(g1, b, 1, (int64_t[]){500}, false, NULL, 1), 1000);
+    double *w = host_values(loom_rng_choice_array(g1, b, 1, (int64_t[]){500}, false, NULL, 1), 1000);
     char seen[1000] = {0};
     bad = 0;
     for (int64_t k = 0; k < 500; k++) {
@@ -196,7 +185,7 @@ static void check_choice_array(void)
     CHECK_EQ_INT(bad, 0);
     free(w);
 
-    double *all = values(loom_rng_choice_array(g1, a, 1, (int64_t[]){4}, false, p, 0), 8);
+    double *all = host_values(loom_rng_choice_array(g1, a, 1, (int64_t[]){4}, false, p, 0), 8);
     double got[4] = {all[0], all[2], all[4], all[6]};
     int mask = 0;
     for (int k = 0; k < 4; k++)
