@@ -31,9 +31,11 @@ static curandStatus_t generate(curandGenerator_t g, const loom_curand_args *c, v
     case LOOM_CURAND_DIST_NORMAL:
         return f32 ? curandGenerateNormal(g, out, n, (float)c->a, (float)c->b)
                    : curandGenerateNormalDouble(g, out, n, c->a, c->b);
-    default:
+    case LOOM_CURAND_DIST_LOGNORMAL:
         return f32 ? curandGenerateLogNormal(g, out, n, (float)c->a, (float)c->b)
                    : curandGenerateLogNormalDouble(g, out, n, c->a, c->b);
+    default:
+        return curandGeneratePoisson(g, out, n, c->a);
     }
 }
 

@@ -2,7 +2,7 @@
  * draw's value is kept once computed). The generator is stateful, so every draw takes the
  * state's previous draw as an input: a draw never runs before the ones made earlier, and runs
  * once (its node keeps the value). The values are then CuPy's: the same calls on the same
- * generator in the same order (CuPy's cupy/random/_generator.py). */
+ * generator in the same order as CuPy's RandomState. */
 #include "random_state.h"
 #include "creation.h"
 #include "random.h"
@@ -105,14 +105,15 @@ static loom_array *draw(const char *fn, loom_random_state *rs, loom_curand_dist 
 {
     if (!rs)
         return NULL;
-    if (dtype != LOOM_FLOAT32 && dtype != LOOM_FLOAT64)
+    if (dist != LOOM_CURAND_DIST_POISSON && dtype != LOOM_FLOAT32 && dtype != LOOM_FLOAT64)
         return loom__random_bad(fn, "cupy.random only supports float32 and float64");
     int64_t size;
     if (loom__check_shape(fn, ndim, shape, &size))
         return NULL;
     if (size == 0) /* CuPy calls cuRAND for 0 values: the state does not move */
         return loom_zeros(ndim, shape, dtype);
-    const int64_t count = dist != LOOM_CURAND_DIST_UNIFORM && size % 2 ? size + 1 : size;
+    const bool pairs = dist == LOOM_CURAND_DIST_NORMAL || dist == LOOM_CURAND_DIST_LOGNORMAL;
+    const int64_t count = pairs && size % 2 ? size + 1 : size;
     loom_scope_begin();
     pthread_mutex_lock(&rs->lock);
     loom_array *x = record(fn, rs, dist, a, b, count, dtype);
@@ -176,4 +177,27 @@ loom_array *loom_random_state_lognormal(loom_random_state *rs, double mean, doub
     if (sigma < 0)
         return loom__random_bad(fn, "sigma < 0");
     return draw(fn, rs, LOOM_CURAND_DIST_LOGNORMAL, mean, sigma, ndim, shape, dtype);
+}
+
+/* cuRAND's own Poisson generator (uint32 counts), as int64 (NumPy's dtype) or int32. CuPy's
+ * poisson uses a kernel of its own, so these are not CuPy's values. */
+loom_array *loom_random_state_poisson(loom_random_state *rs, double lam, int ndim,
+                                      const int64_t *shape, loom_dtype dtype)
+{
+    static const char fn[] = "loom_random_state_poisson";
+    if (!rs)
+        return NULL;
+    if (dtype != LOOM_INT64 && dtype != LOOM_INT32) {
+        loom__unsupported_dtype(fn, "poisson", dtype);
+        return NULL;
+    }
+    if (!(lam >= 0)) /* NumPy's message */
+        return loom__random_bad(fn, "lam < 0 or lam is NaN");
+    if (lam > 0x1p31)
+        return loom__random_bad(fn, "lam value too large (cuRAND's counts are 32-bit)");
+    if (lam == 0)
+        return loom_zeros(ndim, shape, dtype);
+    loom_scope_begin();
+    loom_array *k = draw(fn, rs, LOOM_CURAND_DIST_POISSON, lam, 0, ndim, shape, LOOM_UINT32);
+    return loom__scope_return(k ? loom_astype(k, dtype) : NULL);
 }

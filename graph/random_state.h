@@ -8,11 +8,13 @@
 #include <pthread.h>
 
 /* What a CURAND node generates (param.multi.curand.dist): curandGenerateUniform[Double],
- * curandGenerateNormal[Double] and curandGenerateLogNormal[Double]. */
+ * curandGenerateNormal[Double], curandGenerateLogNormal[Double] and curandGeneratePoisson
+ * (uint32). */
 typedef enum loom_curand_dist {
     LOOM_CURAND_DIST_UNIFORM = 0,
     LOOM_CURAND_DIST_NORMAL,
-    LOOM_CURAND_DIST_LOGNORMAL
+    LOOM_CURAND_DIST_LOGNORMAL,
+    LOOM_CURAND_DIST_POISSON
 } loom_curand_dist;
 
 struct loom_random_state {

@@ -1261,6 +1261,10 @@ loom_array *loom_random_state_normal(loom_random_state *rs, double loc, double s
                                      const int64_t *shape, loom_dtype dtype);
 loom_array *loom_random_state_lognormal(loom_random_state *rs, double mean, double sigma,
                                         int ndim, const int64_t *shape, loom_dtype dtype);
+/* poisson(lam) from cuRAND's own Poisson generator, dtype int64 or int32 (not CuPy's values:
+ * CuPy's poisson has a kernel of its own). lam = 0 gives zeros without a draw. */
+loom_array *loom_random_state_poisson(loom_random_state *rs, double lam, int ndim,
+                                      const int64_t *shape, loom_dtype dtype);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,13 @@ static void check_errors(void)
     CHECK_STR(loom_last_error(), "loom_random_state_normal: scale < 0");
     CHECK(!loom_random_state_lognormal(rs, 0, -0.5, 1, shape, LOOM_FLOAT64));
     CHECK_STR(loom_last_error(), "loom_random_state_lognormal: sigma < 0");
+    CHECK(!loom_random_state_poisson(rs, -1, 1, shape, LOOM_INT64));
+    CHECK_STR(loom_last_error(), "loom_random_state_poisson: lam < 0 or lam is NaN");
+    CHECK(!loom_random_state_poisson(rs, 0x1p32, 1, shape, LOOM_INT64));
+    CHECK(strstr(loom_last_error(), "loom_random_state_poisson: lam value too large") != NULL);
+    CHECK(!loom_random_state_poisson(rs, 3, 1, shape, LOOM_FLOAT64));
+    CHECK_STR(loom_last_error(),
+              "loom_random_state_poisson: Unsupported dtype dtype('float64') for poisson");
     CHECK(!loom_random_state_uniform(rs, 0, 1, 1, (int64_t[]){-2}, LOOM_FLOAT32));
     CHECK(strstr(loom_last_error(), "loom_random_state_uniform") != NULL);
     /* failures record nothing: the next draw is still the state's first, which seeds */
@@ -66,7 +73,13 @@ static void check_shapes(void)
     CHECK(has_shape(loom_random_state_lognormal(rs, 0, 0.5, 0, NULL, LOOM_FLOAT64), LOOM_FLOAT64, 0, NULL));
     CHECK(rs->last->param.multi.curand.count == 2 &&
           rs->last->param.multi.curand.dist == LOOM_CURAND_DIST_LOGNORMAL);
+    CHECK(has_shape(loom_random_state_poisson(rs, 3.5, 2, s35, LOOM_INT32), LOOM_INT32, 2, s35));
+    CHECK(rs->last->param.multi.curand.count == 15 && rs->last->param.multi.curand.a == 3.5 &&
+          rs->last->param.multi.curand.dtype == LOOM_UINT32);
+    CHECK(has_shape(loom_random_state_poisson(rs, 1, 0, NULL, LOOM_INT64), LOOM_INT64, 0, NULL));
     loom_array *before = rs->last;
+    CHECK(has_shape(loom_random_state_poisson(rs, 0, 2, s23, LOOM_INT64), LOOM_INT64, 2, s23));
+    CHECK(rs->last == before);
     CHECK(has_shape(loom_random_state_standard_normal(rs, 2, s0, LOOM_FLOAT32), LOOM_FLOAT32, 2, s0));
     CHECK(rs->last == before);
     loom_random_state_destroy(rs);

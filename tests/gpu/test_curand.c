@@ -1,13 +1,13 @@
 /* CuPy's RandomState on the GPU: for XORWOW, MRG32k3a and Philox4x32-10, a sequence of draws
  * (random_sample, standard_normal with an odd size, uniform, normal, lognormal, a reseed, in
- * both dtypes) against the same sequence of cuRAND calls CuPy makes (cupy/random/_generator.py:
- * even counts for normals, 1 mapped to 0, T(low) + x * T(high - low)) on cuRAND's host
- * generator, which cuRAND documents to give the device's sequence. Loom's draws are read in
- * another order than they were made (the last first, one through a consumer, one read twice),
- * so a draw that ran out of order, twice, or at another offset fails by O(1). Uniform values
- * agree to 4 ulp (the scaling may be fused), normals to 1e-5 (float32) or 1e-12 (float64)
- * relative: the host's and device's logarithms and sines may round differently. Skips (77)
- * without a GPU. */
+ * both dtypes, and cuRAND's Poisson, compared exactly) against the same sequence of cuRAND
+ * calls CuPy makes (even counts for normals, 1 mapped to 0, T(low) +
+ * x * T(high - low)) on cuRAND's host generator, which cuRAND documents to give the device's
+ * sequence. Loom's draws are read in another order than they were made (the last first, one
+ * through a consumer, one read twice), so a draw that ran out of order, twice, or at another
+ * offset fails by O(1). Uniform values agree to 4 ulp (the scaling may be fused), normals to
+ * 1e-5 (float32) or 1e-12 (float64) relative: the host's and device's logarithms and sines may
+ * round differently. Skips (77) without a GPU. */
 #include "check.h"
 #include "host_values.h"
 
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { SAMPLE, UNIFORM, NORMAL, LOGNORMAL } kind;
+typedef enum { SAMPLE, UNIFORM, NORMAL, LOGNORMAL, POISSON } kind;
 
 typedef struct call {
     kind k;
@@ -38,6 +38,8 @@ static const call calls[] = {
     {UNIFORM, LOOM_FLOAT32, 4096, 10, 11, false},
     {SAMPLE, LOOM_FLOAT32, 10, 0, 0, true},
     {LOGNORMAL, LOOM_FLOAT32, 5, 0, 1, false},
+    {POISSON, LOOM_INT64, 3001, 4.5, 0, false}, /* cuRAND's own Poisson (not CuPy's) */
+    {SAMPLE, LOOM_FLOAT32, 33, 0, 0, false},
 };
 enum { NCALLS = sizeof calls / sizeof calls[0] };
 
@@ -49,6 +51,14 @@ static double *reference(curandGenerator_t g, const call *c)
     void *raw = malloc((size_t)count * 8);
     double *v = malloc((size_t)count * sizeof *v);
     curandStatus_t s;
+    if (c->k == POISSON) {
+        s = curandGeneratePoisson(g, raw, (size_t)count, c->a);
+        CHECK_EQ_INT(s, CURAND_STATUS_SUCCESS);
+        for (int64_t i = 0; i < count; i++)
+            v[i] = ((unsigned *)raw)[i];
+        free(raw);
+        return v;
+    }
     if (c->k == SAMPLE || c->k == UNIFORM)
         s = f32 ? curandGenerateUniform(g, raw, (size_t)count)
                 : curandGenerateUniformDouble(g, raw, (size_t)count);
@@ -91,8 +101,10 @@ static loom_array *draw(loom_random_state *rs, const call *c)
     case NORMAL:
         return c->a == 0 && c->b == 1 ? loom_random_state_standard_normal(rs, 1, shape, c->dt)
                                       : loom_random_state_normal(rs, c->a, c->b, 1, shape, c->dt);
-    default:
+    case LOGNORMAL:
         return loom_random_state_lognormal(rs, c->a, c->b, 1, shape, c->dt);
+    default:
+        return loom_random_state_poisson(rs, c->a, 1, shape, c->dt);
     }
 }
 
@@ -103,7 +115,9 @@ static void compare(const char *method, int i, const double *got, const double *
     const call *c = &calls[i];
     const bool uniform = c->k == SAMPLE || c->k == UNIFORM;
     const double eps = c->dt == LOOM_FLOAT32 ? 0x1p-23 : 0x1p-52;
-    const double rel = uniform ? 4 * eps : c->dt == LOOM_FLOAT32 ? 1e-5 : 1e-12;
+    const double rel = c->k == POISSON ? 0
+                       : uniform       ? 4 * eps
+                       : c->dt == LOOM_FLOAT32 ? 1e-5 : 1e-12;
     int64_t bad = 0, first = -1;
     for (int64_t k = 0; k < c->n; k++) {
         const double w = want[k] * factor;
