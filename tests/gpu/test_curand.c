@@ -7,7 +7,8 @@
  * through a consumer, one read twice), so a draw that ran out of order, twice, or at another
  * offset fails by O(1). Uniform values agree to 4 ulp (the scaling may be fused), normals to
  * 1e-5 (float32) or 1e-12 (float64) relative: the host's and device's logarithms and sines may
- * round differently. Skips (77) without a GPU. */
+ * round differently. Draws of one shape read as they are made reuse a cached plan and must
+ * still continue the stream. Skips (77) without a GPU. */
 #include "check.h"
 #include "host_values.h"
 
@@ -109,10 +110,9 @@ static loom_array *draw(loom_random_state *rs, const call *c)
 }
 
 /* Loom's values against the reference (times factor), within the call's tolerance. */
-static void compare(const char *method, int i, const double *got, const double *want,
-                    double factor)
+static void compare(const char *method, int i, const call *c, const double *got,
+                    const double *want, double factor)
 {
-    const call *c = &calls[i];
     const bool uniform = c->k == SAMPLE || c->k == UNIFORM;
     const double eps = c->dt == LOOM_FLOAT32 ? 0x1p-23 : 0x1p-52;
     const double rel = c->k == POISSON ? 0
@@ -158,23 +158,47 @@ static void check_method(loom_curand_method m, curandRngType_t type, const char 
 
     /* draw 2 first (it runs 0 and 1 before it), 1 through a consumer, then the rest backwards */
     double *v = host_values(x[2], calls[2].n);
-    compare(name, 2, v, want[2], 1);
+    compare(name, 2, &calls[2], v, want[2], 1);
     free(v);
     v = host_values(loom_multiply(x[1], loom_scalar(2.0)), calls[1].n);
-    compare(name, 1, v, want[1], 2);
+    compare(name, 1, &calls[1], v, want[1], 2);
     free(v);
     for (int i = NCALLS - 1; i >= 0; i--) {
         if (i == 1 || i == 2)
             continue;
         v = host_values(x[i], calls[i].n);
-        compare(name, i, v, want[i], 1);
+        compare(name, i, &calls[i], v, want[i], 1);
         free(v);
     }
     v = host_values(x[0], calls[0].n); /* read again: the same values */
-    compare(name, 0, v, want[0], 1);
+    compare(name, 0, &calls[0], v, want[0], 1);
     free(v);
     for (int i = 0; i < NCALLS; i++)
         free(want[i]);
+    loom_scope_end();
+}
+
+/* Draws of one shape read as they are made: every one after the first reuses the cached plan
+ * (the same key: the previous draw is in memory), which must still generate the next numbers
+ * of the stream, not repeat the first draw's. */
+static void check_cached_plans(void)
+{
+    loom_scope_begin();
+    curandGenerator_t g;
+    CHECK_EQ_INT(curandCreateGeneratorHost(&g, CURAND_RNG_PSEUDO_XORWOW), CURAND_STATUS_SUCCESS);
+    curandSetPseudoRandomGeneratorSeed(g, SEED);
+    curandSetGeneratorOffset(g, 0);
+    loom_random_state *rs = loom_random_RandomState(SEED, LOOM_CURAND_XORWOW);
+    const call c = {NORMAL, LOOM_FLOAT32, 256, 0, 1, false};
+    for (int i = 0; i < 6; i++) {
+        double *want = reference(g, &c);
+        double *got = host_values(draw(rs, &c), c.n);
+        compare("XORWOW, draws read as made", i, &c, got, want, 1);
+        free(want);
+        free(got);
+    }
+    curandDestroyGenerator(g);
+    loom_random_state_destroy(rs);
     loom_scope_end();
 }
 
@@ -187,5 +211,6 @@ int main(void)
     check_method(LOOM_CURAND_XORWOW, CURAND_RNG_PSEUDO_XORWOW, "XORWOW");
     check_method(LOOM_CURAND_MRG32K3A, CURAND_RNG_PSEUDO_MRG32K3A, "MRG32k3a");
     check_method(LOOM_CURAND_PHILOX4_32_10, CURAND_RNG_PSEUDO_PHILOX4_32_10, "Philox4x32-10");
+    check_cached_plans();
     return check_summary("gpu_test_curand");
 }
