@@ -3,6 +3,7 @@
  * after the state's earlier draws (the third draw's plan generates the first two first, in
  * order), seeding only where a seed preceded the draw; random_sample's and uniform's
  * elementwise parts compile. */
+#define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "plans.h"
 #include "random_state.h"
@@ -144,10 +145,31 @@ static void check_plans(void)
     loom_scope_end();
 }
 
+/* DOT names a draw's seeding, distribution, parameters and count. */
+static void check_dot(void)
+{
+    loom_scope_begin();
+    loom_random_state *rs = loom_random_RandomState(9, LOOM_CURAND_XORWOW);
+    loom_random_state_random_sample(rs, 1, (int64_t[]){4}, LOOM_FLOAT32);
+    loom_array *z = loom_random_state_normal(rs, 1.5, 2, 1, (int64_t[]){3}, LOOM_FLOAT64);
+    char text[8192] = {0};
+    FILE *f = fmemopen(text, sizeof text - 1, "w");
+    CHECK(f && loom_dump_dot(f, &z, 1) == LOOM_OK);
+    if (f)
+        fclose(f);
+    CHECK(strstr(text, "seed 9") && strstr(text, "uniform(0, 0) x 4"));
+    CHECK(strstr(text, "after the previous draw") && strstr(text, "normal(1.5, 2) x 4"));
+    if (!strstr(text, "normal(1.5, 2) x 4"))
+        fprintf(stderr, "%s\n", text);
+    loom_random_state_destroy(rs);
+    loom_scope_end();
+}
+
 int main(void)
 {
     check_errors();
     check_shapes();
     check_plans();
+    check_dot();
     return check_summary("test_random_state");
 }
