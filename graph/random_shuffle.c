@@ -34,11 +34,13 @@ loom_array *loom_rng_choice_array(loom_rng *rng, loom_array *a, int ndim, const 
     return loom__scope_return(idx ? loom_take(a, idx, ax) : NULL);
 }
 
-/* x's slices along axis in the order of a random permutation (permutation and shuffle). */
-static loom_array *permute_along(const char *fn, loom_rng *rng, loom_array *a, int axis)
+loom_array *loom__permute_along(const char *fn, loom_rng *rng, loom_array *a, int axis,
+                                bool shuffle)
 {
     if (!rng || !a)
         return NULL;
+    if (shuffle && a->ndim == 0)
+        return loom__random_bad(fn, "len() of unsized object");
     int ax;
     if (loom__normalize_axis(fn, NULL, axis, a->ndim, &ax))
         return NULL;
@@ -50,15 +52,12 @@ static loom_array *permute_along(const char *fn, loom_rng *rng, loom_array *a, i
 
 loom_array *loom_rng_permutation_array(loom_rng *rng, loom_array *a, int axis)
 {
-    return permute_along("loom_rng_permutation_array", rng, a, axis);
+    return loom__permute_along("loom_rng_permutation_array", rng, a, axis, false);
 }
 
 loom_array *loom_rng_shuffle(loom_rng *rng, loom_array *a, int axis)
 {
-    static const char fn[] = "loom_rng_shuffle";
-    if (a && a->ndim == 0)
-        return loom__random_bad(fn, "len() of unsized object");
-    return permute_along(fn, rng, a, axis);
+    return loom__permute_along("loom_rng_shuffle", rng, a, axis, true);
 }
 
 /* Every slice along axis shuffled on its own: the argsort along axis of a's size in random

@@ -1227,6 +1227,14 @@ loom_array *loom_rng_shuffle(loom_rng *rng, loom_array *a, int axis);
 /* rng.permuted(a, axis): each slice along axis shuffled independently (LOOM_AXIS_NONE: the
  * flattened array shuffled, a's shape kept). */
 loom_array *loom_rng_permuted(loom_rng *rng, loom_array *a, int axis);
+/* The legacy module functions on the global generator (CuPy's cupy.random.X): random_sample
+ * and standard_normal (as loom_random_random and loom_random_randn), permutation(n),
+ * permutation(a) and shuffle(a) along axis 0 (shuffle returns a new array). */
+loom_array *loom_random_random_sample(int ndim, const int64_t *shape, loom_dtype dtype);
+loom_array *loom_random_standard_normal(int ndim, const int64_t *shape, loom_dtype dtype);
+loom_array *loom_random_permutation(int64_t n);
+loom_array *loom_random_permutation_array(loom_array *a);
+loom_array *loom_random_shuffle(loom_array *a);
 
 /* CuPy's RandomState on the cuRAND host API (docs/random.md)                                */
 /* ------------------------------------------------------------------------------------------ */

@@ -251,6 +251,42 @@ static void check_array_compiles(void)
     loom_scope_end();
 }
 
+/* The legacy module functions: shapes, dtypes and errors under their own names; the global
+ * generator's draws compile. */
+static void check_legacy(void)
+{
+    loom_scope_begin();
+    CHECK_EQ_INT(loom_random_seed(12), LOOM_OK);
+    loom_array *a = loom_zeros(2, (int64_t[]){6, 2}, LOOM_FLOAT32);
+    loom_array *xs[5] = {
+        loom_random_random_sample(2, (int64_t[]){3, 4}, LOOM_FLOAT32),
+        loom_random_standard_normal(1, (int64_t[]){5}, LOOM_FLOAT64),
+        loom_random_permutation(7),
+        loom_random_permutation_array(a),
+        loom_random_shuffle(a),
+    };
+    CHECK(xs[0] && loom_dtype_of(xs[0]) == LOOM_FLOAT32 && loom_size(xs[0]) == 12);
+    CHECK(xs[1] && loom_dtype_of(xs[1]) == LOOM_FLOAT64 && loom_size(xs[1]) == 5);
+    CHECK(xs[2] && loom_dtype_of(xs[2]) == LOOM_INT64 && loom_size(xs[2]) == 7);
+    CHECK(xs[3] && loom_ndim(xs[3]) == 2 && loom_shape(xs[3])[0] == 6 && loom_shape(xs[3])[1] == 2);
+    CHECK(xs[4] && loom_ndim(xs[4]) == 2 && loom_shape(xs[4])[0] == 6);
+    for (int i = 0; i < 5; i++)
+        if (xs[i])
+            CHECK(test_compile_plan(&xs[i], 1, true, false) >= 1);
+    loom_array *zero_d = loom_zeros(0, NULL, LOOM_FLOAT32);
+    CHECK(!loom_random_shuffle(zero_d));
+    CHECK_STR(loom_last_error(), "loom_random_shuffle: len() of unsized object");
+    CHECK(!loom_random_permutation_array(zero_d));
+    CHECK_STR(loom_last_error(),
+              "loom_random_permutation_array: axis 0 is out of bounds for array of dimension 0");
+    CHECK(!loom_random_random_sample(1, (int64_t[]){2}, LOOM_INT8));
+    CHECK(strstr(loom_last_error(), "loom_random_random_sample: Unsupported dtype") != NULL);
+    loom__error(LOOM_ERR_OOM, "earlier", "the first failure");
+    CHECK(!loom_random_shuffle(NULL));
+    CHECK_STR(loom_last_error(), "earlier: the first failure");
+    loom_scope_end();
+}
+
 int main(void)
 {
     check_numpy_table();
@@ -258,5 +294,6 @@ int main(void)
     check_compiles();
     check_array_offsets();
     check_array_compiles();
+    check_legacy();
     return check_summary("test_random_choice");
 }
