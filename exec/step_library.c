@@ -73,6 +73,8 @@ int loom__library_run(const char *fn, const loom_libcall *l, const loom__step_st
         return loom__cusolver_syevj_batched(fn, l, device, addr, st);
     case LOOM_LIB_CUBLAS_GEQRF_BATCHED:
         return loom__cublas_geqrf_batched(fn, l, device, addr, st);
+    case LOOM_LIB_CURAND:
+        return loom__curand_generate(fn, l, addr, st);
     default:
         loom__error(LOOM_ERR_INVALID, fn, "internal error: unknown library routine %d",
                     (int)l->routine);

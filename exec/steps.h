@@ -104,6 +104,8 @@ int loom__cusolver_svd(const char *fn, const loom_libcall *l, int device, void *
 int loom__cusolver_qr_workspace(const char *fn, const loom_libcall *l, int device, size_t *bytes);
 int loom__cusolver_qr(const char *fn, const loom_libcall *l, int device, void *const *addr,
                       cudaStream_t st);
+/* One RandomState draw (exec/curand.c): a cuRAND generate call on st, in draw order. */
+int loom__curand_generate(const char *fn, const loom_libcall *l, void *const *addr, cudaStream_t st);
 /* eig (exec/cusolver.c): Xgeev of each matrix of a stack, an eager step. */
 int loom__cusolver_geev(const char *fn, const loom_libcall *l, int device, void *const *addr,
                         cudaStream_t st);

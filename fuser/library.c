@@ -46,6 +46,9 @@ static const loom_lib_info routines[LOOM_LIB_COUNT] = {
     [LOOM_LIB_CUB_SELECT] = {"cub select", true},
     /* Counts by atomics, sums by CUB's scan and segmented reduction; storage in the plan. */
     [LOOM_LIB_CUB_BINCOUNT] = {"cub bincount", true},
+    /* The generator keeps its position on the host between calls: a captured launch replayed
+     * would repeat its numbers instead of drawing new ones. */
+    [LOOM_LIB_CURAND] = {"curand generate", false},
 };
 
 const loom_lib_info *loom__lib_info(loom_lib_routine r)

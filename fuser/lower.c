@@ -137,6 +137,7 @@ static const loom_lowering *const library_ops[LOOM_OP_COUNT] = {
     [LOOM_OP_SORT] = &loom__lower_sort,
     [LOOM_OP_ARGSORT] = &loom__lower_sort,
     [LOOM_OP_RAWKERNEL] = &loom__lower_rawkernel,
+    [LOOM_OP_CURAND] = &loom__lower_curand,
     [LOOM_OP_LU] = &loom__lower_lu,
     [LOOM_OP_LU_SOLVE] = &loom__lower_lu_solve,
     [LOOM_OP_SVD] = &loom__lower_svd,

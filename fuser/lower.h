@@ -76,6 +76,7 @@ extern const loom_lowering loom__lower_sort;
 extern const loom_lowering loom__lower_select;
 extern const loom_lowering loom__lower_bincount;
 extern const loom_lowering loom__lower_rawkernel;
+extern const loom_lowering loom__lower_curand;
 extern const loom_lowering loom__lower_lu;
 extern const loom_lowering loom__lower_lu_solve;
 extern const loom_lowering loom__lower_svd;

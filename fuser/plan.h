@@ -124,6 +124,7 @@ typedef enum loom_lib_routine {
     LOOM_LIB_CUBLAS_GEQRF_BATCHED,   /* cublas<t>geqrfBatched: stacks of small matrices */
     LOOM_LIB_CUB_SELECT,      /* CUB's DeviceSelect::Flagged: flatnonzero, kernels/loom_select.cu */
     LOOM_LIB_CUB_BINCOUNT,    /* bin counts and weighted sums, kernels/loom_bincount.cu */
+    LOOM_LIB_CURAND,          /* curandGenerate{Uniform,Normal,LogNormal}[Double] */
     LOOM_LIB_COUNT
 } loom_lib_routine;
 
@@ -250,6 +251,17 @@ typedef struct loom_eig_args {
     size_t w_at, v_at;
 } loom_eig_args;
 
+/* One draw of a RandomState's cuRAND generator into buffer 0: count values of dtype
+ * (loom_curand_dist dist, parameters a and b), after seeding it (seed, offset 0) when reseed. */
+typedef struct loom_curand_args {
+    struct loom_random_state *state;
+    uint64_t seed;
+    bool reseed;
+    int8_t dist, dtype;
+    int64_t count;
+    double a, b;
+} loom_curand_args;
+
 /* Stacks of at most this order with more than one matrix use cuBLAS's batched LU routines
  * (one call for the stack); larger matrices are factored one call each. */
 #define LOOM_LU_BATCHED_MAX_N 64
@@ -297,6 +309,7 @@ typedef struct loom_libcall {
         loom_svd_args svd;
         loom_qr_args qr;
         loom_eig_args eig;
+        loom_curand_args curand;
     } args;
 } loom_libcall;
 

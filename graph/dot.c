@@ -202,6 +202,21 @@ static void param_fields(FILE *out, const loom_array *a)
                      (long long)a->param.roll.shift);
         field(out, buf);
         break;
+    case LOOM_OP_CURAND: { /* the draw's seeding, what it generates and its count */
+        static const char *const dists[] = {"uniform", "normal", "lognormal", "poisson"};
+        char pa[32], pb[32];
+        fmt_double(pa, sizeof pa, a->param.multi.curand.a);
+        fmt_double(pb, sizeof pb, a->param.multi.curand.b);
+        if (a->param.multi.curand.reseed)
+            snprintf(buf, sizeof buf, "seed %llu", (unsigned long long)a->param.multi.curand.seed);
+        else
+            snprintf(buf, sizeof buf, "after the previous draw");
+        field(out, buf);
+        snprintf(buf, sizeof buf, "%s(%s, %s) x %lld", dists[a->param.multi.curand.dist & 3], pa,
+                 pb, (long long)a->param.multi.curand.count);
+        field(out, buf);
+        break;
+    }
     case LOOM_OP_VIEW: {
         int used = snprintf(buf, sizeof buf, "strides ");
         loom__fmt_shape(buf + used, sizeof buf - (size_t)used, a->ndim, a->strides);

@@ -153,6 +153,15 @@ typedef union loom_params {
             struct { int64_t full, vectors, driver; } svd; /* driver: loom_svd_driver */
             struct { int64_t qcols; } qr; /* columns of Q to form (0: none) */
             struct { int64_t vectors; } eig;
+            /* CURAND: the state (its generator), a reseed to seed before the draw, the
+             * distribution (loom_curand_dist) and count of values of the node's dtype, and
+             * its two parameters (normal's mean and stddev) */
+            struct {
+                struct loom_random_state *state;
+                uint64_t seed;
+                int64_t reseed, dist, dtype, count;
+                double a, b;
+            } curand;
         };
     } multi;
     /* CONCAT: the joined axis, 0..ndim-1 */
@@ -364,8 +373,9 @@ typedef struct loom_result_desc {
 } loom_result_desc;
 
 /* A MULTI node of op packing n results (n <= LOOM_MAX_RESULTS), with param.multi.offset set,
- * on inputs[0]'s device. The caller sets the op's options in param.multi and its inputs, then
- * calls loom__multi_finish. NULL (error recorded under fn) when memory runs out. */
+ * on inputs[0]'s device (the default device without inputs). The caller sets the op's options
+ * in param.multi and its inputs, then calls loom__multi_finish. NULL (error recorded under fn)
+ * when memory runs out. */
 loom_array *loom__multi_alloc(const char *fn, loom_op op, int ninputs, loom_array *const *inputs,
                               int n, const loom_result_desc *results);
 /* Finishes m and records its n RESULT nodes into out[0..n) (scoped, as any op's result). m's

@@ -2,6 +2,7 @@
  * buffer, and each result the user sees is a RESULT node naming its bytes in it. A library
  * routine that writes several arrays thus stays one node with one set of steps, and results
  * evaluated one after the other share a single computation. */
+#include "creation.h"
 #include "internal.h"
 
 /* Results start on 256-byte boundaries, as every allocation of the memory pool does, so each
@@ -30,7 +31,7 @@ loom_array *loom__multi_alloc(const char *fn, loom_op op, int ninputs, loom_arra
     loom_array *m = loom__node_alloc_n(fn, op, LOOM_UINT8, 1, &total, ninputs);
     if (!m)
         return NULL;
-    m->device = inputs[0]->device;
+    m->device = ninputs ? inputs[0]->device : loom__default_device();
     for (int r = 0; r < n; r++)
         m->param.multi.offset[r] = offset[r];
     for (int i = 0; i < ninputs; i++)

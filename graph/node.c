@@ -1,5 +1,6 @@
 /* Nodes: allocation, reference counting, structure hashing, scopes and queries. */
 #include "internal.h"
+#include "random_state.h"
 #include "ukernel.h"
 
 #include <stddef.h>
@@ -379,6 +380,8 @@ void loom_release(loom_array *a)
             loom__ucall_release(n->param.ureduce.call);
         if (n->op == LOOM_OP_RAWKERNEL)
             loom__raw_kernel_release(n->param.multi.raw.kernel);
+        if (n->op == LOOM_OP_CURAND)
+            loom__random_state_release(n->param.multi.curand.state);
         free(n);
     }
     if (stack != local)

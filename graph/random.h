@@ -40,6 +40,13 @@ loom_array *loom__random_bad(const char *fn, const char *reason);
 loom_array *loom__random_discrete(const char *fn, loom_rng *rng, loom_op op, int ndim,
                                   const int64_t *shape, loom_dtype dtype, double a, double b,
                                   double c);
+/* loom_rng_choice(rng, a, ...) with its errors recorded under fn. */
+loom_array *loom__choice_indices(const char *fn, loom_rng *rng, int64_t a, int ndim,
+                                 const int64_t *shape, bool replace, const double *p);
+/* a's slices along axis in the order of a random permutation (permutation of an array, and
+ * shuffle, which refuses a 0-d a with NumPy's message), errors under fn. */
+loom_array *loom__permute_along(const char *fn, loom_rng *rng, loom_array *a, int axis,
+                                bool shuffle);
 /* Restarts rng's stream: key seed, offset 0. */
 void loom__rng_reseed(loom_rng *rng, uint64_t seed);
 /* How many of param.random's a, b, c the op uses (for DOT). */

@@ -91,7 +91,12 @@ loom_array *loom_rng_permutation(loom_rng *rng, int64_t n)
 loom_array *loom_rng_choice(loom_rng *rng, int64_t a, int ndim, const int64_t *shape,
                             bool replace, const double *p)
 {
-    static const char fn[] = "loom_rng_choice";
+    return loom__choice_indices("loom_rng_choice", rng, a, ndim, shape, replace, p);
+}
+
+loom_array *loom__choice_indices(const char *fn, loom_rng *rng, int64_t a, int ndim,
+                                 const int64_t *shape, bool replace, const double *p)
+{
     if (!rng)
         return NULL;
     int64_t size;

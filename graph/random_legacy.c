@@ -111,3 +111,40 @@ loom_array *loom_random_randint(int64_t low, int64_t high, int ndim, const int64
     return rng ? unlock_global(loom__draw_integers(fn, rng, low, high, false, ndim, shape, dtype))
                : NULL;
 }
+
+/* CuPy's random_sample and standard_normal: the same draws as random and randn. */
+loom_array *loom_random_random_sample(int ndim, const int64_t *shape, loom_dtype dtype)
+{
+    static const char fn[] = "loom_random_random_sample";
+    loom_rng *rng = lock_global(fn);
+    return rng ? unlock_global(loom__draw_uniform(fn, rng, 0, 1, ndim, shape, dtype)) : NULL;
+}
+
+loom_array *loom_random_standard_normal(int ndim, const int64_t *shape, loom_dtype dtype)
+{
+    static const char fn[] = "loom_random_standard_normal";
+    loom_rng *rng = lock_global(fn);
+    return rng ? unlock_global(loom__draw_normal(fn, rng, 0, 1, ndim, shape, dtype)) : NULL;
+}
+
+/* np.random.permutation(n) and permutation(a) / shuffle(a) along axis 0 (shuffle as a new
+ * array), as loom_rng_permutation, loom_rng_permutation_array and loom_rng_shuffle. */
+loom_array *loom_random_permutation(int64_t n)
+{
+    loom_rng *rng = lock_global("loom_random_permutation");
+    return rng ? unlock_global(loom_rng_permutation(rng, n)) : NULL;
+}
+
+loom_array *loom_random_permutation_array(loom_array *a)
+{
+    static const char fn[] = "loom_random_permutation_array";
+    loom_rng *rng = lock_global(fn);
+    return rng ? unlock_global(loom__permute_along(fn, rng, a, 0, false)) : NULL;
+}
+
+loom_array *loom_random_shuffle(loom_array *a)
+{
+    static const char fn[] = "loom_random_shuffle";
+    loom_rng *rng = lock_global(fn);
+    return rng ? unlock_global(loom__permute_along(fn, rng, a, 0, true)) : NULL;
+}

@@ -1380,6 +1380,69 @@ loom_array *loom_put(loom_array *a, loom_array *indices, loom_array *values, loo
  * broadcast to their shape (unsafe cast); the last of repeated positions wins. */
 loom_array *loom_put_along_axis(loom_array *a, loom_array *indices, loom_array *values, int axis);
 
+/* Random permutations of arrays, and choice from an array's elements (docs/random.md)       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* rng.choice(a, size, replace, p, axis) for an array a: the slices of a along axis picked as
+ * loom_rng_choice(rng, a.shape[axis], ...) picks indices (p: a.shape[axis] probabilities),
+ * gathered by loom_take: shape a.shape[:axis] + shape + a.shape[axis+1:]. A 0-d a fails. */
+loom_array *loom_rng_choice_array(loom_rng *rng, loom_array *a, int ndim, const int64_t *shape,
+                                  bool replace, const double *p, int axis);
+/* rng.permutation(a, axis): a's slices along axis in the order of loom_rng_permutation. */
+loom_array *loom_rng_permutation_array(loom_rng *rng, loom_array *a, int axis);
+/* rng.shuffle(a, axis) as a new array (Loom's arrays are values; NumPy shuffles in place):
+ * the same numbers and result as loom_rng_permutation_array. */
+loom_array *loom_rng_shuffle(loom_rng *rng, loom_array *a, int axis);
+/* rng.permuted(a, axis): each slice along axis shuffled independently (LOOM_AXIS_NONE: the
+ * flattened array shuffled, a's shape kept). */
+loom_array *loom_rng_permuted(loom_rng *rng, loom_array *a, int axis);
+/* The legacy module functions on the global generator (CuPy's cupy.random.X): random_sample
+ * and standard_normal (as loom_random_random and loom_random_randn), permutation(n),
+ * permutation(a) and shuffle(a) along axis 0 (shuffle returns a new array). */
+loom_array *loom_random_random_sample(int ndim, const int64_t *shape, loom_dtype dtype);
+loom_array *loom_random_standard_normal(int ndim, const int64_t *shape, loom_dtype dtype);
+loom_array *loom_random_permutation(int64_t n);
+loom_array *loom_random_permutation_array(loom_array *a);
+loom_array *loom_random_shuffle(loom_array *a);
+
+/* CuPy's RandomState on the cuRAND host API (docs/random.md)                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A cuRAND generator (cupy.random.RandomState(seed, method)) on the device current at the
+ * call. Its draws are library steps run in the order the draws were made (each waits for the
+ * previous one), so the values are CuPy's for the same seed, method and sequence of calls. */
+typedef struct loom_random_state loom_random_state;
+typedef enum loom_curand_method {
+    LOOM_CURAND_XORWOW = 0, /* CURAND_RNG_PSEUDO_XORWOW, CuPy's default */
+    LOOM_CURAND_MRG32K3A,   /* CURAND_RNG_PSEUDO_MRG32K3A */
+    LOOM_CURAND_PHILOX4_32_10 /* CURAND_RNG_PSEUDO_PHILOX4_32_10 */
+} loom_curand_method;
+/* NULL (error recorded) for an unknown method or when host memory runs out. */
+loom_random_state *loom_random_RandomState(uint64_t seed, loom_curand_method method);
+/* Drops the user's reference; draws already made stay valid. */
+void loom_random_state_destroy(loom_random_state *rs);
+/* RandomState.seed(seed): the next draw restarts the generator at seed, offset 0. */
+int loom_random_state_seed(loom_random_state *rs, uint64_t seed);
+/* random_sample / rand: [0, 1) (cuRAND's (0, 1] with 1 mapped to 0, as CuPy). dtype float32 or
+ * float64 everywhere. */
+loom_array *loom_random_state_random_sample(loom_random_state *rs, int ndim, const int64_t *shape,
+                                            loom_dtype dtype);
+/* uniform(low, high): low + u (high - low) in dtype, u from random_sample. */
+loom_array *loom_random_state_uniform(loom_random_state *rs, double low, double high, int ndim,
+                                      const int64_t *shape, loom_dtype dtype);
+/* standard_normal / randn, normal(loc, scale), lognormal(mean, sigma): cuRAND's generators
+ * (an odd count draws one value more, as CuPy). */
+loom_array *loom_random_state_standard_normal(loom_random_state *rs, int ndim,
+                                              const int64_t *shape, loom_dtype dtype);
+loom_array *loom_random_state_normal(loom_random_state *rs, double loc, double scale, int ndim,
+                                     const int64_t *shape, loom_dtype dtype);
+loom_array *loom_random_state_lognormal(loom_random_state *rs, double mean, double sigma,
+                                        int ndim, const int64_t *shape, loom_dtype dtype);
+/* poisson(lam) from cuRAND's own Poisson generator, dtype int64 or int32 (not CuPy's values:
+ * CuPy's poisson has a kernel of its own). lam = 0 gives zeros without a draw. */
+loom_array *loom_random_state_poisson(loom_random_state *rs, double lam, int ndim,
+                                      const int64_t *shape, loom_dtype dtype);
+
 #ifdef __cplusplus
 }
 #endif
