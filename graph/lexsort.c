@@ -66,7 +66,7 @@ loom_array *loom_lexsort(loom_array *const *keys, int nkeys, int axis)
     int ax;
     if (loom__normalize_axis(fn, NULL, axis, k0->ndim, &ax))
         return NULL;
-    loom_array **real = malloc((size_t)nkeys * 3 * sizeof *real);
+    loom_array **real = loom__malloc((size_t)nkeys * 3 * sizeof *real);
     if (!real) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;

@@ -17,7 +17,7 @@ loom_random_state *loom_random_RandomState(uint64_t seed, loom_curand_method met
         loom__error(LOOM_ERR_INVALID, fn, "unknown cuRAND method %d", (int)method);
         return NULL;
     }
-    loom_random_state *rs = calloc(1, sizeof *rs);
+    loom_random_state *rs = loom__calloc(1, sizeof *rs);
     if (!rs) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;

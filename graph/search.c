@@ -130,7 +130,7 @@ static int bins_monotonicity(const char *fn, loom_array *bins, int *mono)
         *mono = 1;
         return 0;
     }
-    double *vals = malloc((size_t)n * sizeof *vals);
+    double *vals = loom__malloc((size_t)n * sizeof *vals);
     if (!vals) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory reading the bins");
         return -1;

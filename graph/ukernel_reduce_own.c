@@ -53,7 +53,7 @@ int loom__ureduce_own_init(const char *fn, loom_reduction_kernel *k, const char 
                     loom_dtype_name((loom_dtype)dtype));
         return -1;
     }
-    loom__ureduce_own *o = calloc(1, sizeof *o);
+    loom__ureduce_own *o = loom__calloc(1, sizeof *o);
     bool failed = !o;
     char letter_text[2] = {letter, '\0'};
     if (o) {
