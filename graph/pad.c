@@ -107,6 +107,10 @@ static loom_array *computed_fill(const char *fn, loom_array *a, int ax, int64_t 
         lo = ramp(fn, loom_slice(a, ax, 0, 1, 1), ax, before, value);
         hi = ramp(fn, loom_slice(a, ax, n - 1, n, 1), ax, after, value);
         hi = hi ? loom_flip(hi, &ax, 1) : NULL; /* NumPy's right ramp runs backwards */
+        if (loom__is_int(dt)) { /* NumPy 2's integer linspace floors (fill_as would round) */
+            lo = lo ? loom_floor(lo) : NULL;
+            hi = hi ? loom_floor(hi) : NULL;
+        }
     } else {
         loom_array *s = fill_as(statistic(fn, a, ax, mode), dt);
         lo = s ? along(fn, s, ax, before) : NULL;
