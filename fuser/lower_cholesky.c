@@ -25,15 +25,13 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     int ptrs = !many || info < 0
                    ? info
                    : loom__plan_pointer_array(b, fn, v->buffer, 0, stride, batch, call);
-    loom_step *s = ptrs < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
-    if (!s)
+    loom_libcall *l =
+        ptrs < 0 ? NULL
+                 : loom__plan_library_step(
+                       b, fn, many ? LOOM_LIB_CUSOLVER_POTRF_BATCHED : LOOM_LIB_CUSOLVER_POTRF,
+                       (const int[]){many ? ptrs : v->buffer, info}, 2);
+    if (!l)
         return -1;
-    loom_libcall *l = &s->lib;
-    l->routine = many ? LOOM_LIB_CUSOLVER_POTRF_BATCHED : LOOM_LIB_CUSOLVER_POTRF;
-    l->nbuffers = 2;
-    l->buffer[0] = many ? ptrs : v->buffer;
-    l->buffer[1] = info;
-    l->workspace = -1;
     l->args.potrf = (loom_potrf_args){.dtype = a->dtype, .upper = !c->param.cholesky.upper,
                                       .n = n, .batch = batch};
     if (!many && loom__plan_workspace(b, fn, l, call))

@@ -18,14 +18,9 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     (void)persistent;
     const loom_walk_node *v = &w->v[roots[0]];
     const loom_array *m = v->node;
-    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
-    if (!s)
+    loom_libcall *l = loom__plan_library_step(b, fn, LOOM_LIB_CURAND, &v->buffer, 1);
+    if (!l)
         return -1;
-    loom_libcall *l = &s->lib;
-    l->routine = LOOM_LIB_CURAND;
-    l->nbuffers = 1;
-    l->buffer[0] = v->buffer;
-    l->workspace = -1;
     l->args.curand = (loom_curand_args){
         .state = m->param.multi.curand.state, .seed = m->param.multi.curand.seed,
         .reseed = m->param.multi.curand.reseed != 0, .dist = (int8_t)m->param.multi.curand.dist,

@@ -20,16 +20,12 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     const char *user = vectors ? "loom_linalg_eig" : "loom_linalg_eigvals";
     int info = loom__plan_check(b, fn, user, LOOM_FAIL_NO_CONVERGENCE, batch);
     int call = loom__plan_next_step(b);
-    loom_step *s = info < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
-    if (!s)
+    /* its workspace is sized by cuSOLVER's query when the call runs */
+    loom_libcall *l = info < 0 ? NULL
+                               : loom__plan_library_step(b, fn, LOOM_LIB_CUSOLVER_GEEV,
+                                                         (const int[]){work, v->buffer, info}, 3);
+    if (!l)
         return -1;
-    loom_libcall *l = &s->lib;
-    l->routine = LOOM_LIB_CUSOLVER_GEEV;
-    l->nbuffers = 3;
-    l->buffer[0] = work;
-    l->buffer[1] = v->buffer;
-    l->buffer[2] = info;
-    l->workspace = -1; /* sized by cuSOLVER's query when the call runs */
     l->args.eig = (loom_eig_args){.dtype = a->dtype, .vectors = vectors, .n = n, .batch = batch,
                                   .w_at = (size_t)m->param.multi.offset[0],
                                   .v_at = vectors ? (size_t)m->param.multi.offset[1] : 0};

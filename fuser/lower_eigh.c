@@ -21,20 +21,18 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     bool vectors = m->param.multi.eigh.vectors;
     const char *user = vectors ? "loom_linalg_eigh" : "loom_linalg_eigvalsh";
     int info = loom__plan_check(b, fn, user, LOOM_FAIL_NO_CONVERGENCE, batch);
-    loom_step *s = info < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
-    if (!s)
-        return -1;
-    loom_libcall *l = &s->lib;
-    /* Jacobi for stacks of tiny matrices (one call, no tridiagonal stage), else syevd */
+    /* Jacobi for stacks of tiny matrices (one call, no tridiagonal stage), else syevd; the
+     * workspace is sized by cuSOLVER's query when the plan is prepared */
     bool tiny = loom__plan_linalg_batched(b, batch, n, LOOM_SYEVJ_BATCHED_MAX_N);
-    l->routine = tiny ? LOOM_LIB_CUSOLVER_SYEVJ_BATCHED : LOOM_LIB_CUSOLVER_SYEVD;
-    l->nbuffers = 3;
-    l->buffer[0] = v->buffer;
+    loom_libcall *l =
+        info < 0 ? NULL
+                 : loom__plan_library_step(
+                       b, fn, tiny ? LOOM_LIB_CUSOLVER_SYEVJ_BATCHED : LOOM_LIB_CUSOLVER_SYEVD,
+                       (const int[]){v->buffer, v->buffer, info}, 3);
+    if (!l)
+        return -1;
     l->byte_offset[0] = (size_t)m->param.multi.offset[1];
-    l->buffer[1] = v->buffer;
     l->byte_offset[1] = (size_t)m->param.multi.offset[0];
-    l->buffer[2] = info;
-    l->workspace = -1; /* sized by cuSOLVER's query when the plan is prepared */
     l->args.eigh = (loom_eigh_args){.dtype = a->dtype, .upper = !m->param.multi.eigh.upper,
                                     .vectors = vectors, .n = n, .batch = batch};
     return loom__step_describe(b, fn, loom__plan_next_step(b) - 1, user + 5,

@@ -41,18 +41,15 @@ static int lower_lu(const char *fn, loom_plan_builder *b, const loom_walk *w, co
     int ptrs = !many || info < 0
                    ? info
                    : loom__plan_pointer_array(b, fn, v->buffer, lu_at, stride, batch, call);
-    loom_step *s;
-    if (ptrs < 0 || !(s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY)))
+    loom_libcall *l =
+        ptrs < 0 ? NULL
+                 : loom__plan_library_step(
+                       b, fn, many ? LOOM_LIB_CUBLAS_GETRF_BATCHED : LOOM_LIB_CUSOLVER_GETRF,
+                       (const int[]){many ? ptrs : v->buffer, v->buffer, info}, 3);
+    if (!l)
         return -1;
-    loom_libcall *l = &s->lib;
-    l->routine = many ? LOOM_LIB_CUBLAS_GETRF_BATCHED : LOOM_LIB_CUSOLVER_GETRF;
-    l->nbuffers = 3;
-    l->buffer[0] = many ? ptrs : v->buffer;
     l->byte_offset[0] = many ? 0 : lu_at;
-    l->buffer[1] = v->buffer;
     l->byte_offset[1] = piv_at;
-    l->buffer[2] = info;
-    l->workspace = -1;
     l->args.lu = (loom_lu_args){.dtype = a->dtype, .n = n, .batch = batch};
     if (!many && loom__plan_workspace(b, fn, l, call))
         return -1;
@@ -86,17 +83,12 @@ static int lower_solve(const char *fn, loom_plan_builder *b, const loom_walk *w,
     } else if ((info = loom__plan_scratch(b, fn, sizeof(int), call, call)) < 0) {
         return -1;
     }
-    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
-    if (!s)
+    loom_libcall *l = loom__plan_library_step(
+        b, fn, many ? LOOM_LIB_CUBLAS_GETRS_BATCHED : LOOM_LIB_CUSOLVER_GETRS,
+        (const int[]){many ? a_ptrs : lu_buf, piv_buf, many ? b_ptrs : v->buffer, info},
+        many ? 3 : 4);
+    if (!l)
         return -1;
-    loom_libcall *l = &s->lib;
-    l->routine = many ? LOOM_LIB_CUBLAS_GETRS_BATCHED : LOOM_LIB_CUSOLVER_GETRS;
-    l->nbuffers = many ? 3 : 4;
-    l->buffer[0] = many ? a_ptrs : lu_buf;
-    l->buffer[1] = piv_buf;
-    l->buffer[2] = many ? b_ptrs : v->buffer;
-    l->buffer[3] = info;
-    l->workspace = -1;
     l->args.lu = (loom_lu_args){.dtype = x->dtype, .trans = x->param.lu_solve.trans, .n = n,
                                 .nrhs = nrhs, .batch = batch};
     return loom__step_describe(b, fn, call, "lu_solve", (const loom_array *const[]){x}, 1);

@@ -9,15 +9,9 @@ static int qr_step(const char *fn, loom_plan_builder *b, loom_lib_routine routin
                    const loom_qr_args *args, int buffer, int info, const loom_array *m)
 {
     int step = loom__plan_next_step(b);
-    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
-    if (!s)
+    loom_libcall *l = loom__plan_library_step(b, fn, routine, (const int[]){buffer, info}, 2);
+    if (!l)
         return -1;
-    loom_libcall *l = &s->lib;
-    l->routine = routine;
-    l->nbuffers = 2;
-    l->buffer[0] = buffer;
-    l->buffer[1] = info;
-    l->workspace = -1;
     l->args.qr = *args;
     if (loom__plan_workspace(b, fn, l, step))
         return -1;
@@ -37,15 +31,11 @@ static int geqrf_batched(const char *fn, loom_plan_builder *b, const loom_qr_arg
     int tau = h < 0 ? -1
                     : loom__plan_pointer_array(b, fn, buffer, args->tau_at, args->k * item,
                                                args->batch, call);
-    loom_step *s = tau < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
-    if (!s)
+    loom_libcall *l = tau < 0 ? NULL
+                              : loom__plan_library_step(b, fn, LOOM_LIB_CUBLAS_GEQRF_BATCHED,
+                                                        (const int[]){h, tau}, 2);
+    if (!l)
         return -1;
-    loom_libcall *l = &s->lib;
-    l->routine = LOOM_LIB_CUBLAS_GEQRF_BATCHED;
-    l->nbuffers = 2;
-    l->buffer[0] = h;
-    l->buffer[1] = tau;
-    l->workspace = -1;
     l->args.qr = *args;
     return loom__step_describe(b, fn, call, "qr: geqrfBatched", (const loom_array *const[]){m},
                                1);

@@ -21,16 +21,14 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
                                        step)) < 0)
         return -1;
     int count = loom__plan_scratch(b, fn, sizeof(int64_t), step, step);
-    loom_step *s = count < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
-    if (!s)
+    loom_libcall *l =
+        count < 0 ? NULL
+                  : loom__plan_library_step(b, fn, LOOM_LIB_CUB_SELECT,
+                                            (const int[]){w->v[loom__walk_at(w, mask)].buffer,
+                                                          v->buffer, selected, count},
+                                            4);
+    if (!l)
         return -1;
-    loom_libcall *l = &s->lib;
-    l->routine = LOOM_LIB_CUB_SELECT;
-    l->nbuffers = 4;
-    l->buffer[0] = w->v[loom__walk_at(w, mask)].buffer;
-    l->buffer[1] = v->buffer;
-    l->buffer[2] = selected;
-    l->buffer[3] = count;
     l->args.select = (loom_select_args){.n = mask->size, .out_len = node->size, .exact = exact};
     if (loom__plan_workspace(b, fn, l, step))
         return -1;

@@ -75,14 +75,9 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
         if (pair(fn, b, w, keys, v->buffer, kbytes, sort_step, &buf[0], &buf[1]))
             return -1;
     }
-    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
-    if (!s)
+    loom_libcall *l = loom__plan_library_step(b, fn, LOOM_LIB_CUB_SORT, buf, arg ? 4 : 2);
+    if (!l)
         return -1;
-    loom_libcall *l = &s->lib;
-    l->routine = LOOM_LIB_CUB_SORT;
-    l->nbuffers = arg ? 4 : 2;
-    for (int i = 0; i < l->nbuffers; i++)
-        l->buffer[i] = buf[i];
     l->args.sort = (loom_sort_args){.dtype = keys->dtype, .out = (int8_t)out, .n = n,
                                     .rows = node->size / n};
     l->workspace_bytes = workspace_bytes(n, node->size / n);

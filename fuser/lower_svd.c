@@ -23,17 +23,13 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     const char *user = vectors ? "loom_linalg_svd" : "loom_linalg_svdvals";
     int info = loom__plan_check(b, fn, user, LOOM_FAIL_SVD, batch);
     int call = loom__plan_next_step(b);
-    loom_step *s = info < 0 ? NULL : loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
-    if (!s)
+    /* its workspace is sized by cuSOLVER's query when the call runs */
+    loom_libcall *l = info < 0 ? NULL
+                               : loom__plan_library_step(b, fn, LOOM_LIB_CUSOLVER_SVD,
+                                                         (const int[]){in, work, v->buffer, info},
+                                                         4);
+    if (!l)
         return -1;
-    loom_libcall *l = &s->lib;
-    l->routine = LOOM_LIB_CUSOLVER_SVD;
-    l->nbuffers = 4;
-    l->buffer[0] = in;
-    l->buffer[1] = work;
-    l->buffer[2] = v->buffer;
-    l->buffer[3] = info;
-    l->workspace = -1; /* sized by cuSOLVER's query when the call runs */
     l->args.svd = (loom_svd_args){
         .dtype = a->dtype, .driver = (int8_t)m->param.multi.svd.driver,
         .full = m->param.multi.svd.full, .vectors = vectors, .rows = rows, .cols = cols,

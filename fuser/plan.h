@@ -417,6 +417,10 @@ typedef struct loom_plan_builder {
 /* Appends a zeroed step of kind on the builder's device; NULL with the error recorded under fn
  * when memory runs out. The pointer is valid until the next append. */
 loom_step *loom__plan_step(loom_plan_builder *b, const char *fn, loom_step_kind kind);
+/* A library step calling routine on buffers[0..nbuffers) with no workspace yet (-1); its call
+ * description, for the caller's arguments, or NULL with the error under fn. */
+loom_libcall *loom__plan_library_step(loom_plan_builder *b, const char *fn,
+                                      loom_lib_routine routine, const int *buffers, int nbuffers);
 /* Sets library call l's workspace: a scratch buffer used by step `step` alone, of the size
  * opts->workspace_query gives (none without one). Returns 0, or -1 with the error under fn. */
 int loom__plan_workspace(loom_plan_builder *b, const char *fn, loom_libcall *l, int step);

@@ -36,6 +36,20 @@ loom_step *loom__plan_step(loom_plan_builder *b, const char *fn, loom_step_kind 
     return s;
 }
 
+loom_libcall *loom__plan_library_step(loom_plan_builder *b, const char *fn,
+                                      loom_lib_routine routine, const int *buffers, int nbuffers)
+{
+    loom_step *s = loom__plan_step(b, fn, LOOM_STEP_LIBRARY);
+    if (!s)
+        return NULL;
+    loom_libcall *l = &s->lib;
+    l->routine = routine;
+    l->nbuffers = nbuffers;
+    memcpy(l->buffer, buffers, (size_t)nbuffers * sizeof *buffers);
+    l->workspace = -1;
+    return l;
+}
+
 int loom__plan_next_step(const loom_plan_builder *b)
 {
     return b->plan->nsteps;
