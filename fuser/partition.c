@@ -179,6 +179,34 @@ static int add_buffer(loom_plan *p, loom_array *node, int walk_index, loom_buffe
     return p->nbuffers++;
 }
 
+static void keep_alive(loom_plan *p, int buffer, int step)
+{
+    if (buffer >= 0 && buffer < p->nbuffers && p->buffers[buffer].last_use < step)
+        p->buffers[buffer].last_use = step;
+}
+
+/* A step may read a buffer the graph walk does not attribute to it: a kernel reading a view
+ * loads the viewed node's buffer, not the view's own (a requested keepdims argmax has both).
+ * So every buffer a step names lives at least until that step, whatever the walk found. */
+static void extend_liveness_to_operands(loom_plan *p)
+{
+    for (int k = 0; k < p->nsteps; k++) {
+        const loom_step *s = &p->steps[k];
+        if (s->kind == LOOM_STEP_KERNEL) {
+            for (int a = 0; a < s->kernel.nargs; a++)
+                if (s->kernel.args[a].kind == LOOM_KARG_PTR)
+                    keep_alive(p, s->kernel.args[a].buffer, k);
+        } else if (s->kind == LOOM_STEP_LIBRARY) {
+            for (int b = 0; b < s->lib.nbuffers; b++)
+                keep_alive(p, s->lib.buffer[b], k);
+            keep_alive(p, s->lib.workspace, k);
+        } else if (s->kind == LOOM_STEP_COPY) {
+            keep_alive(p, s->copy.src, k);
+            keep_alive(p, s->copy.dst, k);
+        }
+    }
+}
+
 /* Arena offsets from liveness: a temporary may reuse bytes whose last reader ran before its
  * producer, so the same plan always gets the same layout. Every node's byte count fits int64
  * (record time checks it), but temporaries alive together can still pass the address space. */
@@ -423,6 +451,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
             }
         }
     }
+    extend_liveness_to_operands(p);
     if (plan_arena(fn, p))
         goto done;
 

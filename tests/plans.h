@@ -9,7 +9,49 @@
 
 #include <stdlib.h>
 
-/* The plan evaluating arrays[0..n), fused or as LOOM_FUSE=0 would; NULL (printed) on failure. */
+/* Checks that the temporary buffer b is alive at step k (written at or before it, not yet
+ * reused) and that no other temporary alive at k shares its arena bytes. */
+static inline void test_plan_check_operand(const loom_plan *p, int b, int k)
+{
+    if (b < 0 || b >= p->nbuffers || p->buffers[b].role != LOOM_BUF_TEMP)
+        return;
+    const loom_plan_buffer *t = &p->buffers[b];
+    CHECK(t->producer <= k && k <= t->last_use);
+    for (int j = 0; j < p->nbuffers; j++) {
+        const loom_plan_buffer *o = &p->buffers[j];
+        if (j == b || o->role != LOOM_BUF_TEMP || o->producer > k || o->last_use < k)
+            continue;
+        bool disjoint = o->arena_offset + o->bytes <= t->arena_offset ||
+                        t->arena_offset + t->bytes <= o->arena_offset;
+        if (!disjoint)
+            fprintf(stderr, "step %d: temporaries %d and %d share arena bytes\n", k, b, j);
+        CHECK(disjoint);
+    }
+}
+
+/* Every buffer each step names is alive there and owns its arena bytes: the liveness the
+ * arena is laid out from covers what the steps really read and write. */
+static inline void test_plan_check_liveness(const loom_plan *p)
+{
+    for (int k = 0; k < p->nsteps; k++) {
+        const loom_step *s = &p->steps[k];
+        if (s->kind == LOOM_STEP_KERNEL) {
+            for (int a = 0; a < s->kernel.nargs; a++)
+                if (s->kernel.args[a].kind == LOOM_KARG_PTR)
+                    test_plan_check_operand(p, s->kernel.args[a].buffer, k);
+        } else if (s->kind == LOOM_STEP_LIBRARY) {
+            for (int b = 0; b < s->lib.nbuffers; b++)
+                test_plan_check_operand(p, s->lib.buffer[b], k);
+            test_plan_check_operand(p, s->lib.workspace, k);
+        } else if (s->kind == LOOM_STEP_COPY) {
+            test_plan_check_operand(p, s->copy.src, k);
+            test_plan_check_operand(p, s->copy.dst, k);
+        }
+    }
+}
+
+/* The plan evaluating arrays[0..n), fused or as LOOM_FUSE=0 would; NULL (printed) on failure.
+ * Its liveness is checked (test_plan_check_liveness). */
 static inline loom_plan *test_plan(loom_array *const *arrays, int n, bool fuse)
 {
     loom_fuse_options o = loom__fuse_options_default();
@@ -17,6 +59,8 @@ static inline loom_plan *test_plan(loom_array *const *arrays, int n, bool fuse)
     loom_plan *p = loom__plan_build("test", arrays, n, &o);
     if (!p)
         fprintf(stderr, "planning failed: %s\n", loom_last_error());
+    else
+        test_plan_check_liveness(p);
     return p;
 }
 

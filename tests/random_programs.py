@@ -320,6 +320,10 @@ def step_tolerance_mismatch(p, k, got, want, args):
             if name in exact:  # zero signs too (a +-0 tie of the others may pick either)
                 same &= np.isnan(w) | (np.signbit(g) == np.signbit(w))
             bad |= ~same
+        if want.dtype.kind == "c" and name in ties:
+            # several complex NaNs in a slice: NumPy's max is the first, Loom's one of them
+            # (docs/reductions.md); any complex NaN matches
+            bad &= ~(np.isnan(got) & np.isnan(want))
         return bad
     if name in UNARY or name in BINARY:
         class Case:
@@ -418,7 +422,7 @@ def main(argv):
         print(__doc__)
         return 2
     mode, driver, d = argv[1], argv[2], argv[3]
-    count = int(argv[4]) if len(argv) == 5 else (300 if mode == "--record" else 2000)
+    count = int(argv[4]) if len(argv) == 5 else (3000 if mode == "--record" else 2000)
     count = int(os.environ.get("LOOM_RANDOM_PROGRAMS", count))
     seed = int(os.environ.get("LOOM_TEST_SEED", random.SystemRandom().randrange(2**31)))
     print("random_programs: %d programs, seed %d (LOOM_TEST_SEED=%d repeats them)" % (count, seed, seed))

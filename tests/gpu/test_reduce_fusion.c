@@ -287,6 +287,29 @@ static void test_determinism(void)
     loom_scope_end();
 }
 
+/* A requested keepdims argmax, its floor division and the variance of it evaluated together
+ * (a random program's): the variance read the argmax's reduction temporary after the arena
+ * had given its bytes to the mean. var of one value is 0. */
+static void test_argmax_read_late(void)
+{
+    loom_scope_begin();
+    const int8_t xs[15] = {4, 4, 7, 65, 1, -124, 57, -3, -12, -3, 27, -1, -6, 12, -5};
+    loom_array *x = loom_asarray(xs, LOOM_INT8, 3, (int64_t[]){5, 3, 1});
+    loom_array *am = loom_argmax(x, LOOM_AXIS_NONE, true);
+    loom_array *q = loom_floor_divide(am, loom_asarray((uint16_t[]){4}, LOOM_UINT16, 1, (int64_t[]){1}));
+    loom_array *all[4] = {am, q, loom_signbit(q), loom_var(am, (int[]){0}, 1, 0, false)};
+    CHECK_EQ_INT(loom_eval_many(all, 4), LOOM_OK);
+    int64_t i = -1, j = -1;
+    double v = -1;
+    CHECK_EQ_INT(loom_get(am, &i, sizeof i), LOOM_OK);
+    CHECK_EQ_INT(loom_get(q, &j, sizeof j), LOOM_OK);
+    CHECK_EQ_INT(loom_get(all[3], &v, sizeof v), LOOM_OK);
+    CHECK_EQ_INT(i, 3);
+    CHECK_EQ_INT(j, 0);
+    CHECK(v == 0.0);
+    loom_scope_end();
+}
+
 int main(void)
 {
     if (loom_device_count() <= 0) {
@@ -301,6 +324,7 @@ int main(void)
     test_row_normalisations(5000, 1000);
     test_full_patterns((1 << 20) + 3);
     test_determinism();
+    test_argmax_read_late();
     CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
     return check_summary("gpu_test_reduce_fusion");
 }
