@@ -194,29 +194,31 @@ static loom_array *ones2gb(loom_array *const *in)
     return loom_ones(3, (int64_t[]){1000, 500, 500}, LOOM_FLOAT64);
 }
 
-/* Device-generated, so the upload is not timed: frac(sin(i) * 43758.5453) in [0, 1) for i from
- * start, computed in dt, with the given shape. */
-static loom_array *random_array(loom_dtype dt, int ndim, const int64_t *shape, double start)
+/* Device-generated, so the upload is not timed: uniform values in [0, 1) from the bench
+ * generator (float64 for float64, else float32 values cast to dt), like the peers' rand. */
+static loom_array *random_array(loom_dtype dt, int ndim, const int64_t *shape)
 {
-    int64_t n = 1;
-    for (int d = 0; d < ndim; d++)
-        n *= shape[d];
-    loom_array *i = loom_arange(start, start + (double)n, 1, dt);
-    loom_array *s = loom_mul_scalar(loom_sin(i), 43758.5453);
-    loom_array *f = loom_subtract(s, loom_floor(s));
-    loom_array *x = loom_reshape(f, ndim, shape);
+    loom_array *u = loom_rng_random(bench_rng, ndim, shape,
+                                    dt == LOOM_FLOAT64 ? LOOM_FLOAT64 : LOOM_FLOAT32);
+    loom_array *x = loom_astype(u, dt);
     loom_eval(x);
-    loom_release(i);
-    loom_release(s);
-    loom_release(f);
+    loom_release(u);
     return x;
 }
 
 /* float32, reshaped to rows x n/rows where rows > 1. */
-static loom_array *random_input(int64_t n, double start, int64_t rows)
+static loom_array *random_input(int64_t n, int64_t rows)
 {
-    return rows > 1 ? random_array(LOOM_FLOAT32, 2, (int64_t[]){rows, n / rows}, start)
-                    : random_array(LOOM_FLOAT32, 1, &n, start);
+    return rows > 1 ? random_array(LOOM_FLOAT32, 2, (int64_t[]){rows, n / rows})
+                    : random_array(LOOM_FLOAT32, 1, &n);
+}
+
+/* n uniform int64 indices in [0, high), like the peers' randint. */
+static loom_array *random_indices(int64_t n, int64_t high)
+{
+    loom_array *i = loom_rng_integers(bench_rng, 0, high, false, 1, &n, LOOM_INT64);
+    loom_eval(i);
+    return i;
 }
 
 /* The seeds' ElementwiseKernel, made once (it is a compiled kernel in CuPy too). */
@@ -236,8 +238,8 @@ static loom_array *random_complex(int ndim, const int64_t *shape)
     int64_t n = 1;
     for (int d = 0; d < ndim; d++)
         n *= shape[d];
-    loom_array *re = random_array(LOOM_FLOAT32, ndim, shape, 0);
-    loom_array *im = random_array(LOOM_FLOAT32, ndim, shape, (double)n);
+    loom_array *re = random_array(LOOM_FLOAT32, ndim, shape);
+    loom_array *im = random_array(LOOM_FLOAT32, ndim, shape);
     loom_array *cre = loom_astype(re, LOOM_COMPLEX64), *cim = loom_astype(im, LOOM_COMPLEX64);
     loom_array *i = loom_scalar_complex(0, 1), *t = loom_multiply(cim, i);
     loom_array *z = loom_add(cre, t);
@@ -313,8 +315,8 @@ static int bench_matmul(const char *name, loom_dtype dt, int ndim, const int64_t
     int64_t n = 1;
     for (int d = 0; d < ndim; d++)
         n *= shape[d];
-    loom_array *in[3] = {random_array(dt, ndim, shape, 0), random_array(dt, ndim, shape, (double)n),
-                         relu_bias ? random_array(dt, 1, &shape[ndim - 1], 1) : NULL};
+    loom_array *in[3] = {random_array(dt, ndim, shape), random_array(dt, ndim, shape),
+                         relu_bias ? random_array(dt, 1, &shape[ndim - 1]) : NULL};
     int bad = in[0] && in[1] && (in[2] || !relu_bias)
                   ? time_workload(name, relu_bias ? matmul_relu_bias : matmul, in, bytes)
                   : failed(name);
@@ -327,7 +329,7 @@ static int bench_matmul(const char *name, loom_dtype dt, int ndim, const int64_t
  * memory before timing. */
 static loom_array *well_conditioned(loom_dtype dt, int64_t batch, int64_t n)
 {
-    loom_array *r = random_array(dt, 3, (int64_t[]){batch, n, n}, 0);
+    loom_array *r = random_array(dt, 3, (int64_t[]){batch, n, n});
     loom_array *e = loom_mul_scalar(loom_eye(n, n, 0, dt), (double)n);
     loom_array *a = loom_add(r, e); /* dt: the scale is a weak scalar */
     loom_array *out = batch == 1 ? loom_reshape(a, 2, (int64_t[]){n, n}) : a;
@@ -410,7 +412,7 @@ static int bench_lu(int argc, char **argv)
     int bad = 0;
     if (wanted(argc, argv, "svd1k") || wanted(argc, argv, "eigh1k")) {
         int64_t shape[2] = {1000, 1000};
-        loom_array *a = random_array(LOOM_FLOAT64, 2, shape, 0);
+        loom_array *a = random_array(LOOM_FLOAT64, 2, shape);
         loom_array *at = loom_transpose(a, NULL);
         loom_array *sym = loom_add(a, at);
         loom_eval(sym);
@@ -424,7 +426,7 @@ static int bench_lu(int argc, char **argv)
     }
     if (wanted(argc, argv, "solve4k") || wanted(argc, argv, "inv4k")) {
         loom_array *in[2] = {well_conditioned(LOOM_FLOAT64, 1, 4096),
-                             random_array(LOOM_FLOAT64, 1, (int64_t[]){4096}, 7)};
+                             random_array(LOOM_FLOAT64, 1, (int64_t[]){4096})};
         if (wanted(argc, argv, "solve4k"))
             bad |= time_workload("solve4k", solve, in, 0);
         if (wanted(argc, argv, "inv4k"))
@@ -467,7 +469,7 @@ static int bench_fft(int argc, char **argv)
         static float hann[4096];
         for (int i = 0; i < 4096; i++)
             hann[i] = (float)(0.5 - 0.5 * cos(2.0 * 3.14159265358979323846 * i / 4095.0));
-        loom_array *in[2] = {random_array(LOOM_FLOAT32, 2, sq, 0),
+        loom_array *in[2] = {random_array(LOOM_FLOAT32, 2, sq),
                              loom_asarray(hann, LOOM_FLOAT32, 1, &sq[1])};
         bad |= in[0] && in[1] && loom_eval(in[1]) == LOOM_OK
                    ? time_workload("rfft_power", rfft_power, in, 4.0 * 4096 * (4096 + 1 + 2049))
@@ -556,59 +558,47 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         cupyx_lines |= strcmp(argv[i], "--cupyx") == 0;
     int bad = 0;
-    loom_array *x = random_input(N_BIG, 0, 1);
+    bench_rng = loom_random_default_rng(2026);
+    loom_array *x = random_input(N_BIG, 1);
     if (wanted(argc, argv, "chain"))
         bad |= time_workload("chain", chain, &x, 8.0 * N_BIG);
     if (wanted(argc, argv, "scale"))
         bad |= time_workload("scale", scale, &x, 8.0 * N_BIG);
     if (wanted(argc, argv, "mse")) {
-        loom_array *ab[2] = {x, random_input(N_BIG, N_BIG, 1)};
+        loom_array *ab[2] = {x, random_input(N_BIG, 1)};
         bad |= time_workload("mse", mse, ab, 8.0 * N_BIG);
         loom_release(ab[1]);
     }
     if (wanted(argc, argv, "sum_full"))
         bad |= time_workload("sum_full", sum_full, &x, 4.0 * N_BIG);
     if (wanted(argc, argv, "take64M")) {
-        /* N random int64 indices in [0, N), made on the device */
-        loom_array *f = random_input(N_BIG, 3.0 * N_BIG, 1);
-        loom_array *scaled = loom_mul_scalar(f, (double)N_BIG);
-        loom_array *idx = loom_astype(scaled, LOOM_INT64);
-        loom_eval(idx);
-        loom_release(scaled);
-        loom_release(f);
+        loom_array *idx = random_indices(N_BIG, N_BIG);
         loom_array *in[2] = {x, idx};
         bad |= time_workload("take64M", take64m, in, 16.0 * N_BIG);
         loom_release(idx);
     }
     if (wanted(argc, argv, "scatter_add")) {
-        /* N / 4 float32 values and int64 bins in [0, 2^16), made on the device */
+        /* N / 4 float32 values at uniform int64 bins in [0, 2^16) */
         int64_t n = N_BIG / 4;
-        loom_array *f = random_input(n, 5.0 * N_BIG, 1);
-        loom_array *scaled = loom_mul_scalar(f, (double)(1 << 16));
-        loom_array *in[2] = {random_input(n, 6.0 * N_BIG, 1), loom_astype(scaled, LOOM_INT64)};
-        loom_eval(in[1]);
-        loom_release(scaled);
-        loom_release(f);
+        loom_array *in[2] = {random_input(n, 1), random_indices(n, 1 << 16)};
         bad |= time_workload("scatter_add", scatter_add, in, 12.0 * (double)n);
         loom_release(in[0]);
         loom_release(in[1]);
     }
     if (wanted(argc, argv, "concat")) {
-        loom_array *ab[2] = {random_input(N_BIG / 2, 0, 1), random_input(N_BIG / 2, N_BIG, 1)};
+        loom_array *ab[2] = {random_input(N_BIG / 2, 1), random_input(N_BIG / 2, 1)};
         bad |= time_workload("concat", concat, ab, 8.0 * N_BIG);
         loom_release(ab[0]);
         loom_release(ab[1]);
     }
-    bench_rng = loom_random_default_rng(2026);
     if (wanted(argc, argv, "randn64M"))
         bad |= time_workload("randn64M", randn64m, NULL, 4.0 * N_BIG);
     if (wanted(argc, argv, "x_plus_randn"))
         bad |= time_workload("x_plus_randn", x_plus_randn, &x, 8.0 * N_BIG);
-    loom_rng_destroy(bench_rng);
     loom_release(x);
     if (wanted(argc, argv, "softmax") || wanted(argc, argv, "layernorm")) {
-        loom_array *in[3] = {random_input((int64_t)ROWS * ROWS, 0, ROWS), random_input(ROWS, 1, 1),
-                             random_input(ROWS, 2, 1)};
+        loom_array *in[3] = {random_input((int64_t)ROWS * ROWS, ROWS), random_input(ROWS, 1),
+                             random_input(ROWS, 1)};
         if (wanted(argc, argv, "softmax"))
             bad |= time_workload("softmax", softmax, in, 8.0 * ROWS * ROWS);
         if (wanted(argc, argv, "layernorm"))
@@ -617,17 +607,17 @@ int main(int argc, char **argv)
             loom_release(in[i]);
     }
     if (wanted(argc, argv, "rownorm")) {
-        loom_array *m = random_input(50000000, 0, 50000);
+        loom_array *m = random_input(50000000, 50000);
         bad |= time_workload("rownorm", rownorm, &m, 8.0 * 50000000);
         loom_release(m);
     }
     if (wanted(argc, argv, "sum_cols")) {
-        loom_array *m = random_input(N_BIG, 0, 16384);
+        loom_array *m = random_input(N_BIG, 16384);
         bad |= time_workload("sum_cols", sum_cols, &m, 4.0 * N_BIG + 4.0 * 4096);
         loom_release(m);
     }
     if (wanted(argc, argv, "small64")) {
-        loom_array *s = random_input(1000, 0, 1);
+        loom_array *s = random_input(1000, 1);
         bad |= time_workload("small64", small64, &s, 0);
         /* The same one-kernel plan launched directly instead of replayed as a CUDA Graph. */
         setenv("LOOM_GRAPHS", "0", 1);
@@ -654,12 +644,12 @@ int main(int argc, char **argv)
         loom_release(v);
     }
     if (wanted(argc, argv, "argsort50M")) {
-        loom_array *v = random_input(SORT_M, 0, 1);
+        loom_array *v = random_input(SORT_M, 1);
         bad |= time_workload("argsort50M", argsort_last, &v, 12.0 * SORT_M);
         loom_release(v);
     }
     if (wanted(argc, argv, "sort_rows")) {
-        loom_array *m = random_input((int64_t)8192 * 8192, 0, 8192);
+        loom_array *m = random_input((int64_t)8192 * 8192, 8192);
         bad |= time_workload("sort_rows", sort_last, &m, 8.0 * 8192 * 8192);
         loom_release(m);
     }
@@ -667,7 +657,7 @@ int main(int argc, char **argv)
         my_kernel = loom_elementwise_kernel_create("float32 x, float32 y", "float32 z",
                                                    "if (x - 2 > y) z = x * y; else z = x + y;",
                                                    "my_kernel", NULL, NULL);
-        loom_array *ab[2] = {random_input(16384 * 1024, 0, 16384), random_input(16384 * 1024, 16384 * 1024, 16384)};
+        loom_array *ab[2] = {random_input(16384 * 1024, 16384), random_input(16384 * 1024, 16384)};
         bad |= my_kernel ? time_workload("ewk_sum", ewk_sum, ab, 8.0 * 16384 * 1024 + 4.0 * 16384)
                          : failed("ewk_sum");
         loom_release(ab[0]);
@@ -678,5 +668,6 @@ int main(int argc, char **argv)
     bad |= bench_fft(argc, argv);
     if (wanted(argc, argv, "compile"))
         bad |= bench_compile();
+    loom_rng_destroy(bench_rng);
     return bad;
 }
