@@ -20,6 +20,10 @@ struct loom__fft_plan {
     int64_t key[KEY_WORDS];
     cufftHandle handle;
     size_t work_bytes;
+    /* The store callback's LTO-IR: cuFFT keeps the pointer cufftXtSetJITCallback was given and
+     * reads it when the plan is made (freed before that, planning fails with
+     * CUFFT_INTERNAL_ERROR), so it lives as long as the plan. */
+    void *callback_ltoir;
     int holds;                 /* the cache's and the steps' */
     bool cached;
     struct loom__fft_plan *newer, *older; /* the device's list, most recent first */
@@ -81,6 +85,7 @@ static void drop_locked(struct loom__fft_plan *p)
 {
     if (p && --p->holds == 0) {
         cufftDestroy(p->handle);
+        free(p->callback_ltoir);
         free(p);
     }
 }
@@ -140,8 +145,10 @@ static int callback_ltoir(const char *fn, const char *name, const char *src, con
     return rc;
 }
 
-/* Links a's store callback into the plan being made (after cufftCreate, before planning). */
-static int set_store_callback(const char *fn, const loom_fft_args *a, int device, cufftHandle h)
+/* Links a's store callback into the plan being made (after cufftCreate, before planning);
+ * *ltoir_out keeps its LTO-IR, which must outlive the planning. */
+static int set_store_callback(const char *fn, const loom_fft_args *a, int device, cufftHandle h,
+                              void **ltoir_out)
 {
     const loom__device_props *props = loom__device_props_get(fn, device);
     if (!props)
@@ -161,7 +168,7 @@ static int set_store_callback(const char *fn, const loom_fft_args *a, int device
                                              dbl ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_COMPLEX,
                                              NULL),
                        fn, "cufftXtSetJITCallback");
-    free(ltoir);
+    *ltoir_out = ltoir;
     free(src);
     return rc;
 }
@@ -180,15 +187,18 @@ static int make_plan(const char *fn, const loom_fft_args *a, int device, struct 
         return rc;
     rc = fft_check(cufftSetAutoAllocation(p->handle, 0), fn, "cufftSetAutoAllocation");
     if (rc == LOOM_OK && a->store_scale)
-        rc = set_store_callback(fn, a, device, p->handle);
+        rc = set_store_callback(fn, a, device, p->handle, &p->callback_ltoir);
     if (rc == LOOM_OK)
         rc = fft_check(cufftXtMakePlanMany(p->handle, a->rank, n, inembed, a->istride, a->idist,
                                            in_type(a, dbl), onembed, a->ostride, a->odist,
                                            out_type(a, dbl), a->batch, &p->work_bytes,
                                            dbl ? CUDA_C_64F : CUDA_C_32F),
                        fn, "cufftXtMakePlanMany");
-    if (rc)
+    if (rc) {
         cufftDestroy(p->handle);
+        free(p->callback_ltoir);
+        p->callback_ltoir = NULL;
+    }
     return rc;
 }
 
