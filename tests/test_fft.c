@@ -170,8 +170,10 @@ static const loom_step *fft_step(const loom_plan *p, int which)
     return NULL;
 }
 
+/* Plans with callbacks off (LOOM_FFT_CALLBACKS=0): where kernels apply scales. */
 static void test_plans(void)
 {
+    setenv("LOOM_FFT_CALLBACKS", "0", 1);
     loom_scope_begin();
     loom_array *c = test_input(2, (int64_t[]){64, 48}, LOOM_COMPLEX64);
     loom_array *r = test_input(2, (int64_t[]){64, 48}, LOOM_FLOAT32);
@@ -272,11 +274,13 @@ static void test_plans(void)
     CHECK(p && count(p, LOOM_STEP_LIBRARY) == 1);
     loom__plan_free(p);
     loom_scope_end();
+    unsetenv("LOOM_FFT_CALLBACKS");
 }
 
-/* cuFFT store callbacks: the source compiles to LTO-IR with NVRTC; the decision table is off
- * until measured, LOOM_FFT_CALLBACKS=1 turns it on for batched transforms, and the scale then
- * costs no kernel. */
+/* cuFFT store callbacks: the source compiles to LTO-IR with NVRTC; the measured decision table
+ * takes batches of at least 16 complex-to-complex and single-precision real-to-complex
+ * transforms, LOOM_FFT_CALLBACKS=1 every batched transform and 0 none; the scale then costs no
+ * kernel. */
 static void test_callbacks(void)
 {
     for (int dbl = 0; dbl < 2; dbl++) {
@@ -294,8 +298,25 @@ static void test_callbacks(void)
         free(src);
     }
     unsetenv("LOOM_FFT_CALLBACKS");
-    CHECK(loom__fuse_options_default().fft_callbacks == -1 &&
-          !loom__fft_callback_wins(-1, LOOM_FFT_C2C, LOOM_COMPLEX64, 4096));
+    CHECK(loom__fuse_options_default().fft_callbacks == -1 && loom__fft_callbacks_possible(-1) &&
+          loom__fft_callback_wins(-1, LOOM_FFT_C2C, LOOM_COMPLEX64, 4096) &&
+          loom__fft_callback_wins(-1, LOOM_FFT_C2C, LOOM_COMPLEX128, 16) &&
+          loom__fft_callback_wins(-1, LOOM_FFT_R2C, LOOM_FLOAT32, 16) &&
+          !loom__fft_callback_wins(-1, LOOM_FFT_C2C, LOOM_COMPLEX64, 15) &&
+          !loom__fft_callback_wins(-1, LOOM_FFT_C2C, LOOM_COMPLEX64, 1) &&
+          !loom__fft_callback_wins(-1, LOOM_FFT_R2C, LOOM_FLOAT64, 4096) &&
+          !loom__fft_callbacks_possible(0));
+    /* the table's default: a batch of 64 rows takes the callback, 8 rows keep the kernel */
+    loom_scope_begin();
+    loom_array *rows64 = test_input(2, (int64_t[]){64, 48}, LOOM_COMPLEX64);
+    loom_array *rows8 = test_input(2, (int64_t[]){8, 48}, LOOM_COMPLEX64);
+    loom_plan *t = test_plan((loom_array *[]){loom_mul_scalar(loom_fft_fft(rows64, -1, 1, NULL), 2.0)}, 1, true);
+    CHECK(t && t->nsteps == 1 && t->steps[0].lib.args.fft.store_scale);
+    loom__plan_free(t);
+    t = test_plan((loom_array *[]){loom_mul_scalar(loom_fft_fft(rows8, -1, 1, NULL), 2.0)}, 1, true);
+    CHECK(t && t->nsteps == 2 && !fft_step(t, 0)->lib.args.fft.store_scale);
+    loom__plan_free(t);
+    loom_scope_end();
     setenv("LOOM_FFT_CALLBACKS", "1", 1);
     CHECK(loom__fuse_options_default().fft_callbacks == 1 &&
           loom__fft_callback_wins(1, LOOM_FFT_C2C, LOOM_COMPLEX64, 4096) &&
