@@ -7,7 +7,7 @@
  * under the key seed. Element idx takes its first words from block ctr + idx / E with counter
  * word 2 equal to 0, E elements sharing one block's four words (lane idx % E); its further
  * draws (rejection loops, distributions needing more words) use the same block with counter
- * word 2 = 1, 2, ... (and word 3 = lane + 1 for a normal's, loom_lane_words). Every value is a pure function of (seed, ctr, idx): the same in any
+ * word 2 = 1, 2, ... Every value is a pure function of (seed, ctr, idx): the same in any
  * kernel, on any grid, in any plan. loom_rng_<name><T, V>(seed, ctr, g, j, a, b, c) is the
  * value of element idx = g * V + j of a node of op <name>, dtype T and parameters a, b, c
  * (ops.def); V only helps the compiler share blocks between the lanes of a vector step. */
@@ -20,11 +20,9 @@ struct loom_u32x4 {
     unsigned w0, w1, w2, w3;
 };
 
-/* Counter (block, draw, tag): tag is 0 but for the further words of a lane of a shared block
- * (loom_lane_words). */
-LOOM__D loom_u32x4 loom_philox(loom_u64 key, loom_u64 block, unsigned draw, unsigned tag = 0)
+LOOM__D loom_u32x4 loom_philox(loom_u64 key, loom_u64 block, unsigned draw)
 {
-    unsigned c0 = (unsigned)block, c1 = (unsigned)(block >> 32), c2 = draw, c3 = tag;
+    unsigned c0 = (unsigned)block, c1 = (unsigned)(block >> 32), c2 = draw, c3 = 0;
     unsigned k0 = (unsigned)key, k1 = (unsigned)(key >> 32);
 #pragma unroll
     for (int r = 0; r < 10; r++) {
@@ -105,108 +103,16 @@ LOOM__D typename loom_units<F>::U loom_rng_unit(loom_u64 seed, loom_u64 ctr, loo
                               loom_rng_lane<E, V>(g, j));
 }
 
-/* The most draws a rejection loop makes. Each integer draw is rejected with probability below
- * 1/2, each gamma or Poisson proposal with probability below 1/4: reaching the bound has
- * probability below 2^-128 (docs/random.md says what is returned then). */
-#define LOOM_RNG_MAX_DRAWS 128
-
-/* The further words of one lane of a block that several elements share: draws 1, 2, ... of the
- * block with counter word 3 = lane + 1, so no two lanes ever read the same word. */
-struct loom_lane_words {
-    loom_u64 seed, block;
-    unsigned lane, draw, used;
-    loom_u32x4 x;
-
-    LOOM__D loom_lane_words(loom_u64 s, loom_u64 b, unsigned l)
-        : seed(s), block(b), lane(l), draw(0), used(4), x{0, 0, 0, 0}
-    {
-    }
-    LOOM__D unsigned next32()
-    {
-        if (used == 4) {
-            x = loom_philox(seed, block, ++draw, lane + 1);
-            used = 0;
-        }
-        return loom_word(x, used++);
-    }
-    LOOM__D loom_u64 next64()
-    {
-        const loom_u64 hi = next32();
-        return hi << 32 | next32();
-    }
-};
-
-#ifndef LOOM__ZT
-#define LOOM__ZT __device__ const
-#endif
-#include "loom_ziggurat.cuh"
-
-/* A unit's ziggurat fields: the low 8 bits pick the layer, bit 8 the sign, and the value bits
- * above (23 for float32, 52 for float64) the position in the layer. */
-template <class F> struct loom_zig;
-template <> struct loom_zig<float> {
-    typedef unsigned U;
-    static LOOM__D U value(U w) { return w >> 9; }
-    static LOOM__D U k(unsigned i) { return loom_zig_k32[i]; }
-    static LOOM__D float w(unsigned i) { return loom_zig_w32[i]; }
-    static LOOM__D float f(unsigned i) { return loom_zig_f32[i]; }
-    static LOOM__D U next(loom_lane_words &m) { return m.next32(); }
-};
-template <> struct loom_zig<double> {
-    typedef loom_u64 U;
-    static LOOM__D U value(U w) { return w >> 12; }
-    static LOOM__D U k(unsigned i) { return loom_zig_k64[i]; }
-    static LOOM__D double w(unsigned i) { return loom_zig_w64[i]; }
-    static LOOM__D double f(unsigned i) { return loom_zig_f64[i]; }
-    static LOOM__D U next(loom_lane_words &m) { return m.next64(); }
-};
-
-/* The ziggurat's rare cases (about 1.1% of values; Marsaglia and Tsang 2000): the wedge test,
- * the tail beyond r, and a new unit after a rejection, drawn from the lane's further words. */
-template <class F>
-LOOM__D F loom_zig_slow(loom_u64 seed, loom_u64 block, unsigned lane, typename loom_zig<F>::U w)
-{
-    typedef loom_zig<F> Z;
-    loom_lane_words more(seed, block, lane);
-    for (unsigned n = 0; n < LOOM_RNG_MAX_DRAWS; n++) {
-        const unsigned i = (unsigned)(w & 255u);
-        const bool negative = (w >> 8) & 1u;
-        const typename Z::U v = Z::value(w);
-        const F x = F(v) * Z::w(i);
-        if (v < Z::k(i))
-            return negative ? -x : x;
-        if (i == 0) {
-            const F r = F(LOOM_ZIG_R);
-            for (; n < LOOM_RNG_MAX_DRAWS; n++) {
-                const F xx = -loom__log(loom_open01(Z::next(more))) / r;
-                const F yy = -loom__log(loom_open01(Z::next(more)));
-                if (yy + yy > xx * xx)
-                    return negative ? -(r + xx) : r + xx;
-            }
-            break;
-        }
-        if (Z::f(i) + loom_u01(Z::next(more)) * (Z::f(i - 1) - Z::f(i)) < loom__exp(F(-0.5) * x * x))
-            return negative ? -x : x;
-        w = Z::next(more);
-    }
-    return F(__longlong_as_double(0x7ff8000000000000LL)); /* the bound: NaN, as the others */
-}
-
-/* Standard normal by the ziggurat: one unit of the block decides about 98.9% of values with a
- * table lookup and a multiply. */
+/* Box-Muller on the unit pair (2j, 2j + 1) of the block: the even lane takes r cos, the odd
+ * lane r sin, so the pair's two elements use both values. */
 template <class F, unsigned V> LOOM__D F loom_rng_gauss(loom_u64 seed, loom_u64 ctr, loom_u64 g, unsigned j)
 {
-    typedef loom_zig<F> Z;
     const unsigned E = loom_units<F>::E, lane = loom_rng_lane<E, V>(g, j);
-    const loom_u64 block = loom_rng_block<E, V>(ctr, g, j);
-    const typename Z::U w = loom_units<F>::get(loom_philox(seed, block, 0), lane);
-    const unsigned i = (unsigned)(w & 255u);
-    const typename Z::U v = Z::value(w);
-    if (v < Z::k(i)) {
-        const F x = F(v) * Z::w(i);
-        return (w >> 8) & 1u ? -x : x;
-    }
-    return loom_zig_slow<F>(seed, block, lane, w);
+    const loom_u32x4 x = loom_philox(seed, loom_rng_block<E, V>(ctr, g, j), 0);
+    const F r = loom_rsqrt_(F(-2) * loom__log(loom_open01(loom_units<F>::get(x, lane & ~1u))));
+    F s, c;
+    loom_rsincospi(F(2) * loom_u01(loom_units<F>::get(x, lane | 1u)), &s, &c);
+    return r * (lane & 1u ? s : c);
 }
 
 /* Standard exponential by inversion. */
@@ -285,6 +191,10 @@ template <class T, unsigned V> LOOM__D T loom_rng_triangular(loom_u64 s, loom_u6
 
 /* ---- integers: Lemire's multiply-and-reject, exactly uniform ---- */
 
+/* The most draws a rejection loop makes. Each integer draw is rejected with probability below
+ * 1/2, each gamma or Poisson proposal with probability below 1/4: reaching the bound has
+ * probability below 2^-128 (docs/random.md says what is returned then). */
+#define LOOM_RNG_MAX_DRAWS 128
 
 /* low + a uniform integer in [0, range) (range 0: 2^64), wrapping to T. */
 template <class T, unsigned V>

@@ -12,8 +12,6 @@
 #include "exact_dist.h"
 #include "internal.h"
 #include "philox_ref.h"
-#define LOOM__ZT static const
-#include "kernels/loom_ziggurat.cuh"
 
 #include <math.h>
 #include <stdlib.h>
@@ -779,60 +777,8 @@ static void check_integers(void)
 
 /* ---- streams ---- */
 
-/* The next 64-bit unit of a lane's further words (kernels/loom_random.cuh, loom_lane_words:
- * draws 1, 2, ... of the block with counter word 3 = lane + 1). */
-typedef struct {
-    uint64_t seed, block;
-    uint32_t lane, draw, used, w[4];
-} lane_words;
-
-static uint64_t lane_next64(lane_words *m)
-{
-    uint64_t u = 0;
-    for (int h = 0; h < 2; h++) {
-        if (m->used == 4) {
-            const uint32_t ctr[4] = {(uint32_t)m->block, (uint32_t)(m->block >> 32), ++m->draw, m->lane + 1};
-            const uint32_t key[2] = {(uint32_t)m->seed, (uint32_t)(m->seed >> 32)};
-            philox_ref(ctr, key, m->w);
-            m->used = 0;
-        }
-        u = u << 32 | m->w[m->used++];
-    }
-    return u;
-}
-
-/* The float64 ziggurat normal of unit w, lane `lane` of block `block` (the device's algorithm,
- * with the host's log and exp). */
-static double zig_normal64(uint64_t seed, uint64_t block, uint32_t lane, uint64_t w)
-{
-    lane_words m = {seed, block, lane, 0, 4, {0}};
-    for (int n = 0; n < 128; n++) {
-        const unsigned i = (unsigned)(w & 255u);
-        const int negative = (int)((w >> 8) & 1u);
-        const uint64_t v = w >> 12;
-        const double x = (double)v * loom_zig_w64[i];
-        if (v < loom_zig_k64[i])
-            return negative ? -x : x;
-        if (i == 0) {
-            for (; n < 128; n++) {
-                const double xx = -log((double)((lane_next64(&m) >> 11) + 1) * 0x1p-53) / LOOM_ZIG_R;
-                const double yy = -log((double)((lane_next64(&m) >> 11) + 1) * 0x1p-53);
-                if (yy + yy > xx * xx)
-                    return negative ? -(LOOM_ZIG_R + xx) : LOOM_ZIG_R + xx;
-            }
-            break;
-        }
-        const double u = (double)(lane_next64(&m) >> 11) * 0x1p-53;
-        if (loom_zig_f64[i] + u * (loom_zig_f64[i - 1] - loom_zig_f64[i]) < exp(-0.5 * x * x))
-            return negative ? -x : x;
-        w = lane_next64(&m);
-    }
-    return NAN;
-}
-
 /* The first values equal the host reference: uniform float32/float64, the raw 32- and 64-bit
- * integer words, and ziggurat normals (within a few ulps of the host's libm where the tail and
- * wedge paths use log and exp). */
+ * integer words, and Box-Muller normals (within a few ulps of the host's libm). */
 static void check_reference_stream(void)
 {
     const uint64_t seed = 0x0123456789abcdefull;
@@ -863,11 +809,12 @@ static void check_reference_stream(void)
         philox_block(seed, 5 + 3 * n + (uint64_t)i / 2, 0, w);
         x = (uint64_t)w[2 * (i % 2)] << 32 | w[2 * (i % 2) + 1];
         bad += (uint64_t)i64[i] - (uint64_t)INT64_MIN != x;
-        /* the ziggurat on the element's unit (2 float64 per block) */
-        const uint64_t block = 5 + 4 * n + (uint64_t)i / 2;
-        philox_block(seed, block, 0, w);
-        x = (uint64_t)w[2 * (i % 2)] << 32 | w[2 * (i % 2) + 1];
-        const double z = zig_normal64(seed, block, (uint32_t)(i % 2), x);
+        /* Box-Muller: radius from the pair's first unit, angle from its second. */
+        philox_block(seed, 5 + 4 * n + (uint64_t)i / 2, 0, w);
+        const uint64_t u1 = (uint64_t)w[0] << 32 | w[1], u2 = (uint64_t)w[2] << 32 | w[3];
+        const double r = sqrt(-2 * log((double)((u1 >> 11) + 1) * 0x1p-53));
+        const double t = 2 * PI * ((double)(u2 >> 11) * 0x1p-53);
+        const double z = r * (i % 2 ? sin(t) : cos(t));
         bad += fabs(z64[i] - z) > 1e-13 * fmax(1, fabs(z));
     }
     CHECK_EQ_INT(bad, 0);
