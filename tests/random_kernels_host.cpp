@@ -1,8 +1,9 @@
 /* kernels/loom_random.cuh compiled for the host (the CUDA intrinsics it calls written out
  * below) and run on the CPU, so that its samplers' distributions are checked without a GPU:
- * beta and its complement from the same words, beta with both powers of Johnk's algorithm
- * near underflow, and dirichlet's stick-breaking as graph/random_vector.c composes it, against
- * exact CDFs (tests/exact_dist.h), in float64 and rounded to float32. The GPU computes the same
+ * Box-Muller's standard normals (float32 and float64, their tails), beta and its
+ * complement from the same words, beta with both powers of Johnk's algorithm near underflow,
+ * and dirichlet's stick-breaking as graph/random_vector.c composes it, against exact CDFs
+ * (tests/exact_dist.h), in float64 and rounded to float32. The GPU computes the same
  * algorithm with CUDA's libm (a few ulps from glibc's); gpu_test_random checks its values. */
 #include <cmath>
 #include <cstdint>
@@ -136,8 +137,55 @@ static void check_dirichlet_sticks(bool f32)
     }
 }
 
+static double normal_mid(const void *d, double lo, double hi)
+{
+    (void)d;
+    const double m = lo + (hi - lo) / 2;
+    return m < 0 ? 0.5 * erfc(-m / M_SQRT2) : 1 - 0.5 * erfc(m / M_SQRT2);
+}
+
+/* Standard normals, element i of a node at block 3000 computed as a kernel's lane j of step g
+ * (four elements per step, as float32 kernels step): KS against the normal CDF; a chi-square
+ * over 400 bins of [-4, 4] (df 399: 550 is exceeded with probability about 1e-6; a 256-layer
+ * ziggurat that skipped its wedge tests measured about 1400); and the share of the tails beyond
+ * 3.5 against 2 Phi(-3.5) within 6 standard deviations. */
+template <class F> static void check_normals(const char *label)
+{
+    const int n = 1 << 22, bins = 400;
+    double *v = (double *)malloc(n * sizeof *v);
+    long *h = (long *)calloc(bins, sizeof *h);
+    int tail = 0, bad = 0;
+    for (int i = 0; i < n; i++) {
+        const F z = loom_rng_gauss<F, 4>(SEED, 3000, (uint64_t)i / 4, (unsigned)i % 4);
+        bad += !std::isfinite(z);
+        tail += fabs((double)z) > 3.5;
+        if (z > -4 && z < 4)
+            h[(int)(((double)z + 4) / 8 * bins)]++;
+        v[i] = (double)z;
+    }
+    CHECK_EQ_INT(bad, 0);
+    double chi2 = 0;
+    for (int b = 0; b < bins; b++) {
+        const double lo = -4 + 8.0 * b / bins, hi = lo + 8.0 / bins;
+        const double e = 0.5 * (erfc(-hi / M_SQRT2) - erfc(-lo / M_SQRT2)) * n;
+        chi2 += (h[b] - e) * (h[b] - e) / e;
+    }
+    CHECK(chi2 < 550);
+    const double D = ks_distance_rounded(v, n, sizeof(F) == 4, normal_mid, NULL), crit = KS_COEFF / sqrt((double)n);
+    CHECK(D <= crit);
+    const double expect = erfc(3.5 / M_SQRT2) * n, ok = fabs(tail - expect) <= 6 * sqrt(expect);
+    CHECK(ok);
+    if (D > crit || !ok || !(chi2 < 550))
+        fprintf(stderr, "%s: KS D = %.6f (bound %.6f), chi-square %.1f, %d beyond 3.5 (expected %.1f)\n",
+                label, D, crit, chi2, tail, expect);
+    free(v);
+    free(h);
+}
+
 int main(void)
 {
+    check_normals<float>("normals float32");
+    check_normals<double>("normals float64");
     check_beta_complement(0.05, 0.10);
     check_beta_complement(0.02, 0.08);
     check_beta_complement(0.5, 0.5);
