@@ -9,7 +9,7 @@ int loom__cub_sort_run(const char *fn, const loom_libcall *l, void *const *addr,
     const loom_sort_args *a = &l->args.sort;
     bool pairs = l->nbuffers == 4;
     loom_cub_sort_call c = {
-        .dtype = a->dtype, .n = a->n, .rows = a->rows,
+        .dtype = a->dtype, .bits = a->bits, .n = a->n, .rows = a->rows,
         .keys = {loom__lib_operand(l, addr, 0), loom__lib_operand(l, addr, 1)},
         .values = {pairs ? loom__lib_operand(l, addr, 2) : NULL,
                    pairs ? loom__lib_operand(l, addr, 3) : NULL},

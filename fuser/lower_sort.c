@@ -78,7 +78,8 @@ static int lower(const char *fn, loom_plan_builder *b, const loom_walk *w, const
     loom_libcall *l = loom__plan_library_step(b, fn, LOOM_LIB_CUB_SORT, buf, arg ? 4 : 2);
     if (!l)
         return -1;
-    l->args.sort = (loom_sort_args){.dtype = keys->dtype, .out = (int8_t)out, .n = n,
+    l->args.sort = (loom_sort_args){.dtype = keys->dtype, .out = (int8_t)out,
+                                    .bits = (int8_t)node->param.sort.key_bits, .n = n,
                                     .rows = node->size / n};
     l->workspace_bytes = workspace_bytes(n, node->size / n);
     l->workspace = loom__plan_scratch(b, fn, l->workspace_bytes, sort_step, sort_step);

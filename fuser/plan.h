@@ -194,6 +194,7 @@ typedef struct loom_fft_args {
 typedef struct loom_sort_args {
     int8_t dtype; /* of the keys (loom_dtype) */
     int8_t out;
+    int8_t bits;  /* key bits sorted from bit 0; 0: all */
     int64_t n, rows;
 } loom_sort_args;
 /* The flat positions of the n set flags (buffer 0, bytes) into the out_len int64s of buffer 1,

@@ -168,6 +168,9 @@ typedef union loom_params {
     struct { int64_t axis; } join;
     /* SCATTER: the elementwise op folding the values into the old element (COPY: set) */
     struct { int64_t op; } scatter;
+    /* SORT, ARGSORT: the key bits the radix sort orders, from bit 0 (0: all of them); fewer
+     * only for keys known to lie in [0, 2^key_bits) */
+    struct { int64_t key_bits; } sort;
     /* TAKE: the gathered axis of inputs[0] (0..ndim-1), what an index out of bounds does
      * (loom_index_mode), and the function, axis and extent its error names (the caller's
      * view; graph/index.h) */

@@ -271,6 +271,10 @@ const void *loom__structural_params(const loom_array *a, size_t *len)
     default:
         break;
     }
+    if (a->op == LOOM_OP_SORT || a->op == LOOM_OP_ARGSORT) {
+        *len = sizeof a->param.sort;
+        return &a->param.sort;
+    }
     if (a->op == LOOM_OP_CHOLESKY) {
         *len = sizeof a->param.cholesky;
         return &a->param.cholesky;

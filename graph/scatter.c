@@ -8,6 +8,7 @@
  * the same bits every run and equals NumPy's sequential accumulation (docs/indexing.md). */
 #include "index.h"
 #include "reduce.h"
+#include "sort.h"
 #include "ufunc.h"
 #include "views.h"
 
@@ -70,7 +71,10 @@ static loom_array *scatter_node(const char *fn, loom_array *a, loom_array *pos, 
     loom_dtype kt = a->size <= INT32_MAX ? LOOM_INT32 : LOOM_INT64;
     loom_array *p = loom__cast(fn, ravel(fn, pos), kt);
     loom_array *v = loom__cast(fn, ravel(fn, vals), loop);
-    loom_array *perm = p ? loom_argsort(p, 0) : NULL;
+    int bits = 1;
+    while (bits < 63 && ((int64_t)1 << bits) < a->size)
+        bits++;
+    loom_array *perm = p ? loom__argsort_small_keys(fn, p, bits) : NULL;
     loom_array *keys = perm ? loom__take(fn, p, perm, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, p->size) : NULL;
     loom_array *sv = perm && v ? loom__take(fn, v, perm, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, v->size) : NULL;
     if (!keys || !sv)

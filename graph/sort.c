@@ -15,7 +15,7 @@
 
 /* The node: rows of keys along the last axis; argsort also reads the indices 0..n-1 of each
  * row (idx, int64, keys' shape) and yields them reordered. */
-static loom_array *sort_node(const char *fn, loom_array *keys, loom_array *idx)
+static loom_array *sort_node(const char *fn, loom_array *keys, loom_array *idx, int key_bits)
 {
     loom_op op = idx ? LOOM_OP_ARGSORT : LOOM_OP_SORT;
     loom_dtype dt = idx ? LOOM_INT64 : (loom_dtype)keys->dtype;
@@ -23,6 +23,7 @@ static loom_array *sort_node(const char *fn, loom_array *keys, loom_array *idx)
     if (!n)
         return NULL;
     n->device = keys->device;
+    n->param.sort.key_bits = key_bits;
     loom__node_set_input(n, 0, keys);
     if (idx)
         loom__node_set_input(n, 1, idx);
@@ -68,10 +69,19 @@ static loom_array *sort(const char *fn, loom_array *a, int axis, bool arg)
         idx = loom_broadcast_to(loom_arange(0, (double)n, 1, LOOM_INT64), x->ndim, x->shape);
     }
     loom_array *keys = x && (!arg || idx) ? sort_keys(fn, x, arg) : NULL;
-    loom_array *r = keys ? sort_node(fn, keys, idx) : NULL;
+    loom_array *r = keys ? sort_node(fn, keys, idx, 0) : NULL;
     if (r && ax != last)
         r = loom_moveaxis(r, last, ax);
     return loom__scope_return(r);
+}
+
+loom_array *loom__argsort_small_keys(const char *fn, loom_array *keys, int key_bits)
+{
+    if (!keys)
+        return NULL;
+    loom_scope_begin();
+    loom_array *idx = loom_arange(0, (double)keys->size, 1, LOOM_INT64);
+    return loom__scope_return(idx ? sort_node(fn, keys, idx, key_bits) : NULL);
 }
 
 loom_array *loom_sort(loom_array *a, int axis)

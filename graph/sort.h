@@ -15,6 +15,11 @@ loom_array *loom__lexsort(const char *fn, loom_array *const *keys, int nkeys, in
  * the keys belong to the current scope. */
 int loom__complex_sort_keys(const char *fn, loom_array *a, loom_array *keys[3]);
 
+/* The int64 indices sorting the 1-D integer keys stably, for keys known to lie in
+ * [0, 2^key_bits): the radix sort orders only those bits (scatters' flat positions: 16 bits
+ * instead of 32 for 2^16 of them). */
+loom_array *loom__argsort_small_keys(const char *fn, loom_array *keys, int key_bits);
+
 /* The int64 indices sorting complex a along ax (normalised; a of ndim >= 1) in NumPy's order. */
 loom_array *loom__complex_argsort(const char *fn, loom_array *a, int ax);
 

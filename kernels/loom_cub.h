@@ -17,6 +17,7 @@ extern "C" {
  * DoubleBuffer form), likewise values[0] and values[1] (values[0] NULL: keys only). */
 typedef struct loom_cub_sort_call {
     int dtype; /* loom_dtype of the keys: bool, integers, float16, bfloat16, float32, float64 */
+    int bits;  /* the key bits ordered, from bit 0 (0: all): keys known to be in [0, 2^bits) */
     int64_t n, rows;
     void *keys[2];
     void *values[2];

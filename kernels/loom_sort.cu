@@ -28,7 +28,7 @@ template <typename K>
 cudaError_t sort_typed(const loom_cub_sort_call *c, void *temp, size_t *bytes, cudaStream_t st,
                        int *which)
 {
-    constexpr int bits = int(sizeof(K) * 8);
+    const int bits = c->bits > 0 && c->bits < int(sizeof(K) * 8) ? c->bits : int(sizeof(K) * 8);
     cub::DoubleBuffer<K> keys(static_cast<K *>(c->keys[0]), static_cast<K *>(c->keys[1]));
     cub::DoubleBuffer<int64_t> vals(static_cast<int64_t *>(c->values[0]),
                                     static_cast<int64_t *>(c->values[1]));

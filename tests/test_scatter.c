@@ -84,8 +84,19 @@ static void scatter_plans(void)
                 CHECK(strstr(p->steps[i].kernel.source, "atomic") == NULL);
         CHECK_EQ_INT(count_steps(p, LOOM_STEP_LIBRARY), 1); /* the argsort */
         CHECK_EQ_INT(p->nchecks, 1);                          /* idx in mode raise */
+        /* the 64 positions are below 2^6: the radix sort orders 6 key bits, not 32 */
+        for (int i = 0; i < p->nsteps; i++)
+            if (p->steps[i].kind == LOOM_STEP_LIBRARY)
+                CHECK_EQ_INT(p->steps[i].lib.args.sort.bits, 6);
         loom__plan_free(p);
     }
+    /* a user's argsort of the same keys orders all of them */
+    loom_array *plain = loom_argsort(idx, 0);
+    p = test_plan(&plain, 1, true);
+    for (int i = 0; p && i < p->nsteps; i++)
+        if (p->steps[i].kind == LOOM_STEP_LIBRARY)
+            CHECK_EQ_INT(p->steps[i].lib.args.sort.bits, 0);
+    loom__plan_free(p);
     CHECK(test_compile_plan(&y, 1, true, false) > 0);
     CHECK(test_compile_plan(&y, 1, false, false) > 0);
 
