@@ -1303,9 +1303,9 @@ loom_array *loom_flatnonzero_size(loom_array *a, int64_t size, int64_t fill_valu
 loom_array *loom_argwhere(loom_array *a);
 
 /* np.unique(a, return_index, return_inverse, return_counts, axis, equal_nan), sorted: out gets
- * the values, then the index, inverse (a's shape) and counts asked for (int64). axis must be
- * LOOM_AXIS_NONE (along an axis: LOOM_ERR_UNSUPPORTED, not written yet). Complex arrays:
- * LOOM_ERR_UNSUPPORTED. */
+ * the values, then the index, inverse (a's shape; along an axis 1-D) and counts asked for
+ * (int64). axis LOOM_AXIS_NONE flattens; along an axis the unique slices, in NumPy's order of
+ * structured rows (docs/unique.md; equal_nan does not apply there, as in NumPy). */
 int loom_unique(loom_array *a, bool return_index, bool return_inverse, bool return_counts,
                 int axis, bool equal_nan, loom_array **out, int max_out);
 /* NumPy 2's Array API forms (equal_nan=False; results sorted). unique_counts: values, counts;
