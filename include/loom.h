@@ -1443,6 +1443,20 @@ loom_array *loom_random_state_lognormal(loom_random_state *rs, double mean, doub
 loom_array *loom_random_state_poisson(loom_random_state *rs, double lam, int ndim,
                                       const int64_t *shape, loom_dtype dtype);
 
+/* ---- histogram bin estimators (docs/unique.md, "Bin estimators") ---- */
+
+/* np.histogram(a, bins=estimator, range, weights, density) with NumPy's estimators "auto",
+ * "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt": the number of equal bins comes
+ * from statistics of the data, read back at the call (forced evaluations of reason
+ * LOOM_EVAL_DATA_DEPENDENT_SHAPE); then as loom_histogram. weights must be NULL (NumPy refuses
+ * estimators with weights, with its error). */
+int loom_histogram_estimator(loom_array *a, const char *bins, const double *range,
+                             loom_array *weights, bool density, loom_array **hist,
+                             loom_array **bin_edges);
+/* np.histogram_bin_edges(a, bins=estimator, range). */
+loom_array *loom_histogram_bin_edges_estimator(loom_array *a, const char *bins,
+                                               const double *range);
+
 #ifdef __cplusplus
 }
 #endif
