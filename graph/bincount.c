@@ -4,6 +4,7 @@
  * the check for negative values; a histogram's bin of each element is computed elementwise with
  * NumPy's own formulas (one extra bin for elements outside the range, dropped), so its length is
  * known and only an autodetected range is read back. */
+#include "histogram.h"
 #include "reduce.h"
 #include "select.h"
 #include "ufunc.h"
@@ -140,9 +141,10 @@ static bool histogram_inputs(const char *fn, const loom_array *a, const loom_arr
     return same;
 }
 
-/* NumPy's _get_outer_edges: the range given (checked), or a's min and max read back. */
+/* NumPy's _get_outer_edges: the range given (checked), or a's min and max read back; *widened
+ * when they were equal and moved apart by 0.5 each. */
 static bool outer_edges(const char *fn, loom_array *a, const double *range, double *first,
-                        double *last)
+                        double *last, bool *widened)
 {
     char x[40], y[40];
     if (range) {
@@ -177,7 +179,8 @@ static bool outer_edges(const char *fn, loom_array *a, const double *range, doub
             return false;
         }
     }
-    if (*first == *last) {
+    *widened = *first == *last;
+    if (*widened) {
         *first -= 0.5;
         *last += 0.5;
     }
@@ -245,22 +248,62 @@ static loom_array *flat(const char *fn, loom_array *a, loom_dtype dt)
     return loom__cast(fn, loom__reshape(fn, "ravel", a, 1, (const int64_t[]){-1}), dt);
 }
 
-static loom_array *equal_edges(const char *fn, loom_array *a, int64_t bins, const double *range,
-                               double *first, double *last)
+/* NumPy's linspace(first, last, nb + 1) of the edges in dt: computed in float64 and rounded
+ * when first and last are Python floats (a range given, or an empty a), in dt itself when they
+ * are scalars of the data's dtype (its min and max) and that is float16 or float32. */
+static loom_array *edges(const char *fn, loom_dtype dt, double first, double last, int64_t nb,
+                         bool data_scalars)
 {
-    if (bins < 1) {
+    if (data_scalars && (dt == LOOM_FLOAT16 || dt == LOOM_FLOAT32))
+        return loom__edges_in_dtype(fn, dt, first, last, nb);
+    return loom_linspace(first, last, nb + 1, true, dt);
+}
+
+/* The equal bins' edges: bins of them, or with an estimator as many as it finds (*nb). */
+static loom_array *equal_edges(const char *fn, loom_array *a, int64_t bins, const char *estimator,
+                               const double *range, double *first, double *last, int64_t *nb)
+{
+    if (!estimator && bins < 1) {
         loom__error(LOOM_ERR_INVALID, fn, "`bins` must be positive, when an integer");
         return NULL;
     }
-    if (!outer_edges(fn, a, range, first, last))
+    bool widened;
+    if (!outer_edges(fn, a, range, first, last, &widened))
         return NULL;
-    return loom_linspace(*first, *last, bins + 1, true, edge_dtype(a));
+    if (estimator &&
+        loom__histogram_estimate(fn, a, estimator, range, *first, *last, widened, &bins))
+        return NULL;
+    *nb = bins;
+    return edges(fn, edge_dtype(a), *first, *last, bins, !range && a->size > 0);
 }
 
-int loom_histogram(loom_array *a, int64_t bins, const double *range, loom_array *weights,
-                   bool density, loom_array **hist, loom_array **bin_edges)
+loom_array *loom__histogram_counts(const char *fn, loom_array *t, int64_t nb, double first,
+                                   double last, bool data_scalars)
 {
-    static const char fn[] = "loom_histogram";
+    loom_array *e = edges(fn, (loom_dtype)t->dtype, first, last, nb, data_scalars);
+    loom_array *n = e ? bincount_node(fn, equal_bins(fn, t, e, nb, first, last), NULL, nb + 1)
+                      : NULL;
+    return n ? loom_slice(n, 0, 0, nb, 1) : NULL;
+}
+
+/* NumPy's checks of a string bins, in its order: a known estimator, and no weights. */
+static bool estimator_args(const char *fn, const char *estimator, const loom_array *weights)
+{
+    if (!loom__histogram_estimator_known(fn, estimator))
+        return false;
+    if (weights) {
+        loom__error(LOOM_ERR_INVALID, fn, "Automated estimation of the number of bins is not "
+                                          "supported for weighted data");
+        return false;
+    }
+    return true;
+}
+
+/* np.histogram with bins equal bins, or an estimator's (bins unused). */
+static int histogram(const char *fn, loom_array *a, int64_t bins, const char *estimator,
+                     const double *range, loom_array *weights, bool density, loom_array **hist,
+                     loom_array **bin_edges)
+{
     if (hist)
         *hist = NULL;
     if (bin_edges)
@@ -272,14 +315,14 @@ int loom_histogram(loom_array *a, int64_t bins, const double *range, loom_array 
         loom__error(LOOM_ERR_INVALID, fn, "hist is NULL");
         return LOOM_ERR_INVALID;
     }
-    if (!histogram_inputs(fn, a, weights))
+    if (!histogram_inputs(fn, a, weights) || (estimator && !estimator_args(fn, estimator, weights)))
         return loom_last_error_code();
     loom_scope_begin();
     double first, last;
-    loom_array *e = equal_edges(fn, a, bins, range, &first, &last);
+    int64_t nb = 0;
+    loom_array *e = equal_edges(fn, a, bins, estimator, range, &first, &last, &nb);
     loom_array *t = e ? flat(fn, a, (loom_dtype)e->dtype) : NULL;
-    loom_array *n = t ? counts(fn, equal_bins(fn, t, e, bins, first, last), weights, bins, e,
-                               density)
+    loom_array *n = t ? counts(fn, equal_bins(fn, t, e, nb, first, last), weights, nb, e, density)
                       : NULL;
     if (n) {
         *hist = loom_keep(n);
@@ -289,6 +332,24 @@ int loom_histogram(loom_array *a, int64_t bins, const double *range, loom_array 
     rc = n ? LOOM_OK : loom_last_error_code();
     loom_scope_end();
     return rc;
+}
+
+int loom_histogram(loom_array *a, int64_t bins, const double *range, loom_array *weights,
+                   bool density, loom_array **hist, loom_array **bin_edges)
+{
+    return histogram("loom_histogram", a, bins, NULL, range, weights, density, hist, bin_edges);
+}
+
+int loom_histogram_estimator(loom_array *a, const char *bins, const double *range,
+                             loom_array *weights, bool density, loom_array **hist,
+                             loom_array **bin_edges)
+{
+    static const char fn[] = "loom_histogram_estimator";
+    if (a && !bins) {
+        loom__error(LOOM_ERR_INVALID, fn, "bins is NULL");
+        return LOOM_ERR_INVALID;
+    }
+    return histogram(fn, a, 0, bins, range, weights, density, hist, bin_edges);
 }
 
 int loom_histogram_edges(loom_array *a, const double *edges, int nedges, loom_array *weights,
@@ -324,12 +385,31 @@ int loom_histogram_edges(loom_array *a, const double *edges, int nedges, loom_ar
     return rc;
 }
 
-loom_array *loom_histogram_bin_edges(loom_array *a, int64_t bins, const double *range)
+/* np.histogram_bin_edges with bins equal bins, or an estimator's. */
+static loom_array *bin_edges(const char *fn, loom_array *a, int64_t bins, const char *estimator,
+                             const double *range)
 {
-    static const char fn[] = "loom_histogram_bin_edges";
-    if (!a || !histogram_inputs(fn, a, NULL))
+    if (!a || !histogram_inputs(fn, a, NULL) ||
+        (estimator && !loom__histogram_estimator_known(fn, estimator)))
         return NULL;
     loom_scope_begin();
     double first, last;
-    return loom__scope_return(equal_edges(fn, a, bins, range, &first, &last));
+    int64_t nb;
+    return loom__scope_return(equal_edges(fn, a, bins, estimator, range, &first, &last, &nb));
+}
+
+loom_array *loom_histogram_bin_edges(loom_array *a, int64_t bins, const double *range)
+{
+    return bin_edges("loom_histogram_bin_edges", a, bins, NULL, range);
+}
+
+loom_array *loom_histogram_bin_edges_estimator(loom_array *a, const char *bins,
+                                               const double *range)
+{
+    static const char fn[] = "loom_histogram_bin_edges_estimator";
+    if (a && !bins) {
+        loom__error(LOOM_ERR_INVALID, fn, "bins is NULL");
+        return NULL;
+    }
+    return bin_edges(fn, a, 0, bins, range);
 }

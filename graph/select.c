@@ -86,7 +86,8 @@ int loom__results_begin(const char *fn, loom_array *const *inputs, int nin, loom
 
 loom_array *loom__take_at(const char *fn, loom_array *x, loom_array *at)
 {
-    return loom__take(fn, x, at, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, x->shape[0]);
+    return x && at ? loom__take(fn, x, at, 0, LOOM_MODE_CLIP, LOOM_REPORT_TAKE, 0, x->shape[0])
+                   : NULL;
 }
 
 loom_array *loom__compress(const char *fn, loom_array *mask, loom_array *x)

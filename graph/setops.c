@@ -27,16 +27,6 @@ static loom_array *head(loom_array *x)
     return loom_slice(x, 0, 0, x->shape[0] - 1, 1);
 }
 
-static bool complex_refused(const char *fn, const loom_array *a, const loom_array *b)
-{
-    if ((a && loom__is_complex((loom_dtype)a->dtype)) ||
-        (b && loom__is_complex((loom_dtype)b->dtype))) {
-        loom__error(LOOM_ERR_UNSUPPORTED, fn, "set operations on complex arrays are not supported yet");
-        return true;
-    }
-    return false;
-}
-
 /* NumPy's _in1d (kind='sort') for 1-D ar1 and ar2: whether each element of ar1 is in ar2. */
 static loom_array *in1d(const char *fn, loom_array *ar1, loom_array *ar2, bool assume_unique,
                         bool invert)
@@ -70,7 +60,7 @@ loom_array *loom_isin(loom_array *element, loom_array *test_elements, bool assum
                       bool invert)
 {
     static const char fn[] = "loom_isin";
-    if (!element || !test_elements || complex_refused(fn, element, test_elements))
+    if (!element || !test_elements)
         return NULL;
     loom_scope_begin();
     loom_array *r = in1d(fn, ravel(fn, element), ravel(fn, test_elements), assume_unique, invert);
@@ -81,7 +71,7 @@ loom_array *loom_isin(loom_array *element, loom_array *test_elements, bool assum
 loom_array *loom_in1d(loom_array *ar1, loom_array *ar2, bool assume_unique, bool invert)
 {
     static const char fn[] = "loom_in1d";
-    if (!ar1 || !ar2 || complex_refused(fn, ar1, ar2))
+    if (!ar1 || !ar2)
         return NULL;
     loom_scope_begin();
     return loom__scope_return(in1d(fn, ravel(fn, ar1), ravel(fn, ar2), assume_unique, invert));
@@ -150,8 +140,6 @@ int loom_intersect1d(loom_array *ar1, loom_array *ar2, bool assume_unique, bool 
                                  return_indices ? 3 : 1);
     if (rc)
         return rc;
-    if (complex_refused(fn, ar1, ar2))
-        return LOOM_ERR_UNSUPPORTED;
     loom_scope_begin();
     loom_array *r[3];
     int nr = intersect_in_scope(fn, ar1, ar2, assume_unique, return_indices, r);
@@ -165,7 +153,7 @@ int loom_intersect1d(loom_array *ar1, loom_array *ar2, bool assume_unique, bool 
 loom_array *loom_union1d(loom_array *ar1, loom_array *ar2)
 {
     static const char fn[] = "loom_union1d";
-    if (!ar1 || !ar2 || complex_refused(fn, ar1, ar2))
+    if (!ar1 || !ar2)
         return NULL;
     loom_scope_begin();
     return loom__scope_return(loom__unique_values(fn, join(ravel(fn, ar1), ravel(fn, ar2)), NULL));
@@ -174,7 +162,7 @@ loom_array *loom_union1d(loom_array *ar1, loom_array *ar2)
 loom_array *loom_setdiff1d(loom_array *ar1, loom_array *ar2, bool assume_unique)
 {
     static const char fn[] = "loom_setdiff1d";
-    if (!ar1 || !ar2 || complex_refused(fn, ar1, ar2))
+    if (!ar1 || !ar2)
         return NULL;
     loom_scope_begin();
     loom_array *r = NULL;
@@ -188,7 +176,7 @@ loom_array *loom_setdiff1d(loom_array *ar1, loom_array *ar2, bool assume_unique)
 loom_array *loom_setxor1d(loom_array *ar1, loom_array *ar2, bool assume_unique)
 {
     static const char fn[] = "loom_setxor1d";
-    if (!ar1 || !ar2 || complex_refused(fn, ar1, ar2))
+    if (!ar1 || !ar2)
         return NULL;
     loom_scope_begin();
     loom_array *r = NULL;

@@ -9,6 +9,11 @@
  * the least significant key. Errors under fn. */
 loom_array *loom__lexsort(const char *fn, loom_array *const *keys, int nkeys, int ax);
 
+/* The int64 indices sorting the rows of rows (n, m; m >= 1) lexicographically, the first column
+ * the most significant, each column in sort's order (complex ones too): np.unique's order of
+ * the slices along an axis. */
+loom_array *loom__lexsort_rows(const char *fn, loom_array *rows);
+
 /* Three real keys whose lexsort (keys[2] primary) is NumPy's order of complex a: classes
  * (no NaN part, imaginary NaN, real NaN, both NaN), then the real part, then the imaginary
  * part, NaN parts read as 0 (the class orders them). Returns 0, or -1 with the error under fn;

@@ -1303,9 +1303,9 @@ loom_array *loom_flatnonzero_size(loom_array *a, int64_t size, int64_t fill_valu
 loom_array *loom_argwhere(loom_array *a);
 
 /* np.unique(a, return_index, return_inverse, return_counts, axis, equal_nan), sorted: out gets
- * the values, then the index, inverse (a's shape) and counts asked for (int64). axis must be
- * LOOM_AXIS_NONE (along an axis: LOOM_ERR_UNSUPPORTED, not written yet). Complex arrays:
- * LOOM_ERR_UNSUPPORTED. */
+ * the values, then the index, inverse (a's shape; along an axis 1-D) and counts asked for
+ * (int64). axis LOOM_AXIS_NONE flattens; along an axis the unique slices, in NumPy's order of
+ * structured rows (docs/unique.md; equal_nan does not apply there, as in NumPy). */
 int loom_unique(loom_array *a, bool return_index, bool return_inverse, bool return_counts,
                 int axis, bool equal_nan, loom_array **out, int max_out);
 /* NumPy 2's Array API forms (equal_nan=False; results sorted). unique_counts: values, counts;
@@ -1442,6 +1442,20 @@ loom_array *loom_random_state_lognormal(loom_random_state *rs, double mean, doub
  * CuPy's poisson has a kernel of its own). lam = 0 gives zeros without a draw. */
 loom_array *loom_random_state_poisson(loom_random_state *rs, double lam, int ndim,
                                       const int64_t *shape, loom_dtype dtype);
+
+/* ---- histogram bin estimators (docs/unique.md, "Bin estimators") ---- */
+
+/* np.histogram(a, bins=estimator, range, weights, density) with NumPy's estimators "auto",
+ * "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt": the number of equal bins comes
+ * from statistics of the data, read back at the call (forced evaluations of reason
+ * LOOM_EVAL_DATA_DEPENDENT_SHAPE); then as loom_histogram. weights must be NULL (NumPy refuses
+ * estimators with weights, with its error). */
+int loom_histogram_estimator(loom_array *a, const char *bins, const double *range,
+                             loom_array *weights, bool density, loom_array **hist,
+                             loom_array **bin_edges);
+/* np.histogram_bin_edges(a, bins=estimator, range). */
+loom_array *loom_histogram_bin_edges_estimator(loom_array *a, const char *bins,
+                                               const double *range);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,7 @@
 #include "inputs.h"
 #include "kernels/loom_cub_select.h"
 #include "plans.h"
+#include "sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -156,15 +157,10 @@ static void run_case(const char *line)
         n = r[0] ? 1 : loom_last_error_code();
         strcpy(fn, "getitem");
     } else if (strcmp(fn, "unique_axis") == 0) {
-        loom_array *a = test_input(2, (const int64_t[]){2, 3}, LOOM_FLOAT64);
-        n = loom_unique(a, false, false, false, atoi(a1), true, r, 4);
-        CHECK(r[0] == NULL);
-        if (strcmp(rest, "unsupported") == 0)
-            check_error("unique", "unique along an axis is not supported yet", n,
-                        LOOM_ERR_UNSUPPORTED);
-        else
-            check_error("unique", body, n, LOOM_ERR_INVALID);
-        return;
+        int flags = atoi(line + at);
+        loom_array *a = test_input(parse_shape(a2, shape), shape, loom_dtype_from_name(a1));
+        n = loom_unique(a, flags & 1, flags & 2, flags & 4, atoi(a3), true, r, 4);
+        strcpy(fn, "unique");
     } else {
         loom_array *x = test_input(1, (const int64_t[]){0}, loom_dtype_from_name(a1));
         loom_array *y = test_input(2, (const int64_t[]){2, 0}, loom_dtype_from_name(a2));
@@ -223,11 +219,6 @@ static void test_null_and_errors(void)
     CHECK(out[0] == NULL && out[1] == NULL);
     CHECK(loom_flatnonzero_size(a, -1, 0) == NULL);
     CHECK_STR(loom_last_error(), "loom_flatnonzero_size: size must be non-negative, got -1");
-    loom_array *c = test_input(1, (const int64_t[]){4}, LOOM_COMPLEX64);
-    CHECK_EQ_INT(loom_unique_all(c, out, 4), LOOM_ERR_UNSUPPORTED);
-    CHECK_STR(loom_last_error(), "loom_unique_all: unique of complex arrays is not supported yet");
-    CHECK(loom_isin(a, c, false, false) == NULL);
-    CHECK_STR(loom_last_error(), "loom_isin: set operations on complex arrays are not supported yet");
     loom_scope_end();
 }
 
@@ -351,6 +342,52 @@ static void test_plan_histogram(void)
     loom_scope_end();
 }
 
+static int library_steps(loom_array *r)
+{
+    loom_plan *p = test_plan(&r, 1, true);
+    int nlib = 0;
+    for (int i = 0; p && i < p->nsteps; i++)
+        nlib += p->steps[i].kind == LOOM_STEP_LIBRARY;
+    loom__plan_free(p);
+    return nlib;
+}
+
+/* unique along an axis sorts the slices as rows by a lexsort of their columns: one stable
+ * argsort per column, two for float16 (NumPy compares float16 fields with NaN first), three for
+ * complex; its count is read back like every unique's. */
+static void test_unique_axis_plans(void)
+{
+    loom_scope_begin();
+    struct {
+        loom_dtype dt;
+        int sorts_per_column;
+    } cols[] = {{LOOM_INT32, 1}, {LOOM_FLOAT64, 1}, {LOOM_BOOL, 1}, {LOOM_FLOAT16, 2},
+                {LOOM_COMPLEX64, 3}};
+    for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
+        loom_array *rows = test_input(2, (const int64_t[]){7, 3}, cols[k].dt);
+        loom_array *perm = loom__lexsort_rows("test", rows);
+        CHECK(perm && loom_dtype_of(perm) == LOOM_INT64 && loom_size(perm) == 7);
+        CHECK_EQ_INT(library_steps(perm), 3 * cols[k].sorts_per_column);
+        CHECK(test_compile_plan(&perm, 1, true, false) > 0);
+    }
+    loom_stats before, after;
+    loom_stats_get(&before);
+    loom_clear_error();
+    loom_array *out[2] = {NULL, NULL};
+    int rc = loom_unique(test_input(3, (const int64_t[]){2, 4, 3}, LOOM_FLOAT32), false, true,
+                         false, 1, true, out, 2);
+    loom_stats_get(&after);
+    CHECK_EQ_INT(after.forced_evals_by_reason[LOOM_EVAL_DATA_DEPENDENT_SHAPE] -
+                     before.forced_evals_by_reason[LOOM_EVAL_DATA_DEPENDENT_SHAPE], 1);
+    if (loom_device_count() == 0) {
+        CHECK(rc == LOOM_ERR_NO_DEVICE && out[0] == NULL && out[1] == NULL);
+    } else {
+        CHECK_EQ_INT(rc, 2);
+        CHECK(out[1] && loom_ndim(out[1]) == 1 && loom_shape(out[1])[0] == 4);
+    }
+    loom_scope_end();
+}
+
 static void test_cub_links(void)
 {
     size_t bytes = 0;
@@ -366,6 +403,7 @@ int main(void)
     test_read_back_counted();
     test_plan_sized();
     test_plan_histogram();
+    test_unique_axis_plans();
     test_cub_links();
     return check_summary("test_unique");
 }

@@ -61,6 +61,22 @@ def cpu_table():
                 f = getattr(np, fn)
                 r = f(np.zeros((0,), dt), np.zeros((2, 0), dt2), assume_unique=True)
                 lines.append(f"{fn} {dt} {dt2} -> ok {res(r)}")
+    for dt in ("complex64", "complex128"):
+        for shape in [(0,), (2, 0, 3)]:
+            a = np.zeros(shape, dt)
+            for flags in range(8):
+                ri, rv, rc = bool(flags & 1), bool(flags & 2), bool(flags & 4)
+                r = np.unique(a, return_index=ri, return_inverse=rv, return_counts=rc)
+                r = r if isinstance(r, tuple) else (r,)
+                lines.append(f"unique {dt} {fs(shape)} {flags} -> ok {res(*r)}")
+        for other in ("int8", "float32", "complex64", "complex128"):
+            for x, y in ((dt, other), (other, dt)):
+                for shape in [(), (4,), (2, 3)]:
+                    r = np.isin(np.zeros(shape, x), np.arange(3).astype(y), assume_unique=True)
+                    lines.append(f"isin {x} {fs(shape)} {y} -> ok {res(r)}")
+                for fn in ("intersect1d", "setxor1d", "setdiff1d"):
+                    r = getattr(np, fn)(np.zeros((0,), x), np.zeros((2, 0), y), assume_unique=True)
+                    lines.append(f"{fn} {x} {y} -> ok {res(r)}")
     mask_cases = [((3, 4, 5), ["m:4"]), ((3, 4, 5), ["m:3,5"]), ((0, 4), ["m:0,4"]),
                   ((0, 4), ["m:0"]), ((2, 0, 3), ["s", "m:0,3"]), ((2, 0, 3), ["e", "m:0,3"]),
                   ((3, 4), ["m:3,4,1"]), ((3, 4), ["m:2"]), ((3, 4), ["e", "m:3"]),
@@ -89,7 +105,7 @@ def cpu_table():
             r = f()
             r = r if isinstance(r, tuple) else (r,)
             lines.append(f"{head} -> ok {res(*r)}")
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, np.exceptions.AxisError) as e:
             lines.append(f"{head} -> err {e}")
 
     # bincount <dtype> <shape> <weights dtype or -> <weights length> <minlength>
@@ -124,12 +140,22 @@ def cpu_table():
         w = None if wdt == "-" else np.ones(6, wdt)
         attempt(f"histogram_edges {dt} 6 {edges} {wdt} {density}",
                 lambda: np.histogram(np.zeros(6, dt), bins=e, weights=w, density=bool(density))[0])
-    for axis in (0, 1, -2, 2, -3):
+    # unique along an axis where no length is read back (nothing along the axis, or slices of
+    # no element), and its axis errors
+    for dt in ("float64", "int8", "bool", "complex64"):
+        for shape, axes in [((0, 3), (0, 1, -1)), ((3, 0), (0, 1)), ((2, 0, 3), (0, 1, 2)),
+                            ((0,), (0, -1)), ((4, 0, 0), (0, -3))]:
+            for axis in axes:
+                for flags in range(8):
+                    ri, rv, rc = bool(flags & 1), bool(flags & 2), bool(flags & 4)
+                    attempt(f"unique_axis {dt} {fs(shape)} {axis} {flags}",
+                            lambda: np.unique(np.zeros(shape, dt), return_index=ri,
+                                              return_inverse=rv, return_counts=rc, axis=axis))
+    for shape, axis in [((), 0), ((), -1), ((2, 3), 2), ((2, 3), -3), ((5,), 1)]:
         try:
-            np.unique(np.zeros((2, 3)), axis=axis)
-            lines.append(f"unique_axis {axis} -> unsupported")
+            np.unique(np.zeros(shape), axis=axis)
         except np.exceptions.AxisError as e:
-            lines.append(f"unique_axis {axis} -> err {e}")
+            lines.append(f"unique_axis float64 {fs(shape)} {axis} 0 -> err {e}")
     return lines
 
 
