@@ -421,6 +421,13 @@ static inline bool loom__size_mul(size_t a, size_t b, size_t *out)
     return !__builtin_mul_overflow(a, b, out);
 }
 
+/* ---- node memory (graph/node_pool.c) ---- */
+
+/* Zeroed memory for a node of ndim axes and ninputs inputs (NULL when out of memory), and its
+ * release; small blocks are recycled per thread. */
+void *loom__node_memory(int ndim, int ninputs);
+void loom__node_memory_free(void *p, int ndim, int ninputs);
+
 /* ---- hashing (graph/hash.c) ---- */
 
 /* 64-bit FNV-1a of n bytes, continuing from h (start with LOOM__FNV1A64_INIT). */
@@ -442,6 +449,9 @@ void *loom__calloc(size_t count, size_t size);
 void *loom__realloc(void *p, size_t size);
 char *loom__strdup(const char *s);
 void loom__alloc_inject_failure(long nth);
+/* Counts one allocation against the injected failure and says whether it must fail: for
+ * allocators that hand out recycled memory (graph/node_pool.c). */
+bool loom__alloc_injected_failure(void);
 /* How many injected failures fired since loom__alloc_inject_failure. */
 long loom__alloc_injected_failures(void);
 

@@ -183,8 +183,7 @@ loom_array *loom__node_alloc_n(const char *fn, loom_op op, loom_dtype dtype, int
         too_big_error(fn, ndim, shape, dtype);
         return NULL;
     }
-    loom_array *n = loom__calloc(1, sizeof *n + 2 * (size_t)ndim * sizeof(int64_t) +
-                                  (size_t)ninputs * sizeof(loom_array *));
+    loom_array *n = loom__node_memory(ndim, ninputs);
     if (!n) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;
@@ -382,7 +381,7 @@ void loom_release(loom_array *a)
             loom__raw_kernel_release(n->param.multi.raw.kernel);
         if (n->op == LOOM_OP_CURAND)
             loom__random_state_release(n->param.multi.curand.state);
-        free(n);
+        loom__node_memory_free(n, n->ndim, n->max_inputs);
     }
     if (stack != local)
         free(stack);
