@@ -11,9 +11,8 @@
 #define MAX_ENTRIES 4096
 
 struct loom__cached_plan {
-    char *key;
-    size_t len;
-    uint64_t hash;
+    loom_plan_sig *sig; /* its key, and how to match a graph against it */
+    uint64_t hash;      /* loom__plan_roots_hash of its requested arrays, with the device */
     int device;
     loom_plan *plan;
     loom__step_state *runs;   /* per step */
@@ -22,22 +21,12 @@ struct loom__cached_plan {
     struct loom__cached_plan *next;
 };
 
+/* Chained by the hash of the requested arrays, so that a repeat is found before any walk. */
 static loom__cached_plan *buckets[BUCKETS];
 
-/* Keys are compared in full on a hit, so the hash only spreads them: 8 bytes a step. */
-static uint64_t key_hash(const char *key, size_t len)
+static uint64_t roots_hash(loom_array *const *arrays, int n, int device)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, key + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-    }
-    for (; i < len; i++)
-        h = (h ^ (unsigned char)key[i]) * 0x100000001b3ull;
-    return h;
+    return loom__plan_roots_hash(arrays, n) ^ (uint64_t)device;
 }
 static int nentries;
 
@@ -52,7 +41,7 @@ static void entry_free(loom__cached_plan *e)
     free(e->runs);
     loom__plan_free(e->plan);
     free(e->range);
-    free(e->key);
+    loom__plan_sig_free(e->sig);
     free(e);
 }
 
@@ -117,6 +106,19 @@ static int prepare_steps(const char *fn, loom__cached_plan *e)
     return e->replay ? LOOM_OK : LOOM_ERR_OOM;
 }
 
+loom__cached_plan *loom__plan_cache_find(loom_array *const *arrays, int n,
+                                         const loom_fuse_options *o, int device, loom_walk *w)
+{
+    uint64_t hash = roots_hash(arrays, n, device);
+    for (loom__cached_plan *e = buckets[hash % BUCKETS]; e; e = e->next) {
+        if (e->hash == hash && e->device == device && loom__plan_sig_match(e->sig, arrays, n, o, w)) {
+            loom__plan_rebind(e->plan, w);
+            return e;
+        }
+    }
+    return NULL;
+}
+
 loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom_fuse_options *o,
                                         int device)
 {
@@ -126,24 +128,28 @@ loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
         return NULL;
     }
-    uint64_t hash = key_hash(key, len) ^ (uint64_t)device;
+    uint64_t hash = roots_hash(w->roots, w->nroots, device);
     loom__cached_plan **slot = &buckets[hash % BUCKETS];
     for (loom__cached_plan *e = *slot; e; e = e->next) {
-        if (e->hash == hash && e->device == device && e->len == len && memcmp(e->key, key, len) == 0) {
+        size_t elen;
+        const char *ekey = loom__plan_sig_key(e->sig, &elen);
+        if (e->hash == hash && e->device == device && elen == len && memcmp(ekey, key, len) == 0) {
             free(key);
             loom__plan_rebind(e->plan, w);
             return e;
         }
     }
+    free(key);
     if (nentries >= MAX_ENTRIES)
         loom__plan_cache_clear(); /* a program generating endless structures: start over */
     loom__cached_plan *e = calloc(1, sizeof *e);
-    if (!e) {
-        free(key);
+    if (!e || !(e->sig = loom__plan_sig_new(w, o))) {
+        free(e);
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
         return NULL;
     }
-    *e = (loom__cached_plan){.key = key, .len = len, .hash = hash, .device = device};
+    e->hash = hash;
+    e->device = device;
     if (!(e->plan = loom__plan_from_walk(fn, w, o)) || prepare_steps(fn, e)) {
         entry_free(e);
         return NULL;

@@ -9,6 +9,10 @@
 
 typedef struct loom__cached_plan loom__cached_plan;
 
+/* The cached plan for arrays[0..n) on device, found without a walk (loom__plan_sig_match) and
+ * rebound to them; w is then the match's walk. NULL when none matches (w untouched). */
+loom__cached_plan *loom__plan_cache_find(loom_array *const *arrays, int n,
+                                         const loom_fuse_options *o, int device, loom_walk *w);
 /* The plan for walk w on device: a cached one rebound to w, or a new one (planned, compiled
  * and cached). NULL with the error recorded on failure. */
 loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom_fuse_options *o,

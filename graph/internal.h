@@ -213,6 +213,7 @@ struct loom_array {
     void *host_data;    /* HOST: malloc'd copy of the user's data (freed once uploaded) */
     loom_buffer *buffer;/* the computed value on the device, once materialised */
     int device;         /* the device the array belongs to */
+    uint32_t walk_mark; /* scratch of plan-key matches, under the evaluation lock (fuser/plan_key.c) */
     /* The pending graph behind the node, for forced evaluation (graph/force.c): the longest
      * chain of nodes not yet computed, their number and the device bytes they read, the last
      * two counted as a tree (upper bounds). 0 once computed. */
