@@ -30,13 +30,9 @@ static void too_big_error(const char *fn, int ndim, const int64_t *shape, loom_d
 static bool too_big(loom_dtype dtype, int ndim, const int64_t *shape)
 {
     int64_t bytes = (int64_t)loom_dtype_size(dtype);
-    for (int i = 0; i < ndim; i++) {
-        if (shape[i] <= 0)
-            continue;
-        if (bytes > INT64_MAX / shape[i])
+    for (int i = 0; i < ndim; i++) /* an overflow check, not a division: every node pays it */
+        if (shape[i] > 0 && __builtin_mul_overflow(bytes, shape[i], &bytes))
             return true;
-        bytes *= shape[i];
-    }
     return false;
 }
 
@@ -215,7 +211,8 @@ void loom__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
     for (int i = ndim; i-- > 0;) {
         strides[i] = stride;
         int64_t d = shape[i] ? shape[i] : 1;
-        stride = stride && d <= INT64_MAX / stride ? stride * d : 0;
+        if (__builtin_mul_overflow(stride, d, &stride))
+            stride = 0;
     }
 }
 

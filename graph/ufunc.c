@@ -161,10 +161,18 @@ static loom_array *binary_scalar(const char *fn, loom_op op, loom_array *a, doub
     loom_array *s = loom__weak_float_unscoped(fn, b);
     if (!s)
         return NULL;
-    loom_array *r = op == LOOM_OP_POWER && is_fast_exponent(s)
-                        ? power_of_scalar(fn, a, s)
-                        : record(fn, op, 2, (loom_array *[]){a, s}, NULL, LOOM_NO_DTYPE, true);
-    loom_release(s);
+    if (op == LOOM_OP_POWER && is_fast_exponent(s)) {
+        loom_array *r = power_of_scalar(fn, a, s);
+        loom_release(s);
+        return r;
+    }
+    loom_array *r = record(fn, op, 2, (loom_array *[]){a, s}, NULL, LOOM_NO_DTYPE, true);
+    if (r && r->inputs[1] == s)
+        /* Our reference is dropped without an atomic: no other thread can see s yet (only r
+         * holds it, and r is still this thread's alone). */
+        atomic_store_explicit(&s->refcount, 1, memory_order_relaxed);
+    else
+        loom_release(s);
     return r;
 }
 
