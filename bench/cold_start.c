@@ -134,5 +134,8 @@ int main(int argc, char **argv)
                names[c], t[c][0][runs / 2], t[c][1][runs / 2], t[c][2][runs / 2], t[c][3][runs / 2],
                runs);
     }
+    for (int c = 0; c < 2; c++)
+        for (int s = 0; s < 4; s++)
+            free(t[c][s]);
     return 0;
 }
