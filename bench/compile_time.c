@@ -3,7 +3,7 @@
  * library's headers and options, each time as a new NVRTC program (nothing is cached between
  * them), median over the runs.
  *   compile_time [runs] [--print] [--source FILE] [-- NVRTC options...]
- *   compile_time chain ms=...      x in memory (the chain workload's kernel: 4 lanes a step)
+ *   compile_time chain ms=... cubin_bytes=...  x in memory (the chain workload's kernel: 4 lanes a step)
  *   compile_time chain_gen ms=...  x = zeros(1024), loom_bench's `compile` workload
  * --source compiles FILE instead of the generated kernels (for experiments on the source);
  * options after -- are added to the library's own; --print shows the generated source.
@@ -67,9 +67,9 @@ static int time_compile(const char *what, const char *name, const char *source,
     double *t = malloc((size_t)runs * sizeof *t);
     if (!t)
         return 1;
+    size_t size = 0;
     for (int r = 0; r < runs; r++) {
         void *cubin = NULL;
-        size_t size = 0;
         double t0 = now_ms();
         int rc = loom__compile_to_cubin("compile_time", name, source, h, nh, "sm_90", options,
                                         &cubin, &size);
@@ -82,8 +82,8 @@ static int time_compile(const char *what, const char *name, const char *source,
         }
     }
     qsort(t, (size_t)runs, sizeof *t, by_value);
-    printf("compile_time %s ms=%.1f min_ms=%.1f runs=%d options=\"%s\"\n", what, t[runs / 2], t[0],
-           runs, options ? options : "");
+    printf("compile_time %s ms=%.1f min_ms=%.1f cubin_bytes=%zu runs=%d options=\"%s\"\n", what,
+           t[runs / 2], t[0], size, runs, options ? options : "");
     free(t);
     return 0;
 }
