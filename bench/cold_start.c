@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "exec/exec.h"
 #include "fuser/plan.h"
+#include "bench_time.h"
 #include "loom.h"
 
 #include <spawn.h>
@@ -20,28 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The child: one evaluation's host part; prints "main plan kernel" in ms. */
 static int child(void)
 {
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     loom_scope_begin();
     loom_array *x = loom_zeros(1, (int64_t[]){1024}, LOOM_FLOAT32);
     loom_array *y = loom_subtract(
@@ -49,14 +36,14 @@ static int child(void)
         loom_divide(loom_exp(loom_negative(x)), loom_add(loom_scalar(1.0), loom_multiply(x, x))));
     loom_fuse_options o = loom__fuse_options_default();
     loom_plan *p = loom__plan_build("cold_start", &y, 1, &o);
-    double t1 = now_ms();
+    double t1 = bench_now_ms();
     int nh;
     const loom__header *h = loom__device_headers(&nh);
     const loom__kernel *k =
         p ? loom__kernel_compile("cold_start", p->steps[0].kernel.name, p->steps[0].kernel.source,
                                  h, nh, NULL, "sm_90")
           : NULL;
-    double t2 = now_ms();
+    double t2 = bench_now_ms();
     loom__plan_free(p);
     loom_scope_end();
     if (!k) {
@@ -80,7 +67,7 @@ static int run_child(const char *self, const char *dir, double t[4])
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     char *argv[] = {(char *)self, "--child", NULL};
     pid_t pid;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     int rc = posix_spawn(&pid, self, &fa, NULL, argv, environ);
     close(fds[1]);
     char out[256] = "";
@@ -88,7 +75,7 @@ static int run_child(const char *self, const char *dir, double t[4])
     int status = 0;
     if (rc == 0)
         waitpid(pid, &status, 0);
-    t[0] = now_ms() - t0;
+    t[0] = bench_now_ms() - t0;
     close(fds[0]);
     posix_spawn_file_actions_destroy(&fa);
     if (rc || n <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -129,7 +116,7 @@ int main(int argc, char **argv)
     const char *names[2] = {"empty", "warm"};
     for (int c = 0; c < 2; c++) {
         for (int s = 0; s < 4; s++)
-            qsort(t[c][s], (size_t)runs, sizeof(double), by_value);
+            qsort(t[c][s], (size_t)runs, sizeof(double), bench_by_value);
         printf("cold_start %-5s process_ms=%.2f main_ms=%.2f plan_ms=%.3f kernel_ms=%.2f runs=%d\n",
                names[c], t[c][0][runs / 2], t[c][1][runs / 2], t[c][2][runs / 2], t[c][3][runs / 2],
                runs);

@@ -12,25 +12,12 @@
 #include "exec/exec.h"
 #include "fuser/plan.h"
 #include "graph/internal.h"
+#include "bench_time.h"
 #include "loom.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static loom_array *chain(loom_array *x)
 {
@@ -70,10 +57,10 @@ static int time_compile(const char *what, const char *name, const char *source,
     size_t size = 0;
     for (int r = 0; r < runs; r++) {
         void *cubin = NULL;
-        double t0 = now_ms();
+        double t0 = bench_now_ms();
         int rc = loom__compile_to_cubin("compile_time", name, source, h, nh, "sm_90", options,
                                         &cubin, &size);
-        t[r] = now_ms() - t0;
+        t[r] = bench_now_ms() - t0;
         free(cubin);
         if (rc) {
             printf("compile_time %s FAILED %s\n", what, loom_last_error());
@@ -81,7 +68,7 @@ static int time_compile(const char *what, const char *name, const char *source,
             return 1;
         }
     }
-    qsort(t, (size_t)runs, sizeof *t, by_value);
+    qsort(t, (size_t)runs, sizeof *t, bench_by_value);
     printf("compile_time %s ms=%.1f min_ms=%.1f cubin_bytes=%zu runs=%d options=\"%s\"\n", what,
            t[runs / 2], t[0], size, runs, options ? options : "");
     free(t);

@@ -17,12 +17,12 @@
 #include "fuser/plan.h"
 #include "fuser/walk.h"
 #include "graph/internal.h"
+#include "bench_time.h"
 #include "loom.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define WARM 200
 #define REPS 5000
@@ -30,19 +30,6 @@
 enum { RECORD, FIND, FIND_WALK, REBIND, RELEASE, TOTAL, NSTAGES };
 static const char *const stage_names[NSTAGES] = {"record", "find",    "find_walk",
                                                  "rebind", "release", "total"};
-
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static loom_array *small64(loom_array *x)
 {
@@ -91,24 +78,24 @@ int main(void)
     }
     static double t[NSTAGES][REPS];
     for (int r = -WARM; r < REPS; r++) {
-        double t0 = now_ns();
+        double t0 = bench_now_ns();
         loom_scope_begin();
         y = small64(x);
-        double t1 = now_ns();
+        double t1 = bench_now_ns();
         loom_fuse_options opts = loom__fuse_options_default();
         bool hit = loom__plan_roots_hash(&y, 1) != 0 && loom__plan_sig_match(cached, &y, 1, &opts, &w);
-        double t2 = now_ns();
+        double t2 = bench_now_ns();
         if (hit)
             loom__plan_rebind(plan, &w);
-        double t3 = now_ns();
+        double t3 = bench_now_ns();
         loom__walk_free(&w);
         loom_scope_end();
-        double t4 = now_ns();
+        double t4 = bench_now_ns();
         loom_scope_begin();
         y = small64(x);
-        double t5 = now_ns();
+        double t5 = bench_now_ns();
         hit = hit && found_by_walk(y, cached);
-        double t6 = now_ns();
+        double t6 = bench_now_ns();
         loom_scope_end();
         if (!hit) {
             printf("host_path FAILED: the repeat missed the cached plan\n");
@@ -124,7 +111,7 @@ int main(void)
         }
     }
     for (int s = 0; s < NSTAGES; s++) {
-        qsort(t[s], REPS, sizeof *t[s], by_value);
+        qsort(t[s], REPS, sizeof *t[s], bench_by_value);
         printf("host_path %s ns=%.0f min_ns=%.0f reps=%d\n", stage_names[s], t[s][REPS / 2],
                t[s][0], REPS);
     }

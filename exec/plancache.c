@@ -18,6 +18,12 @@ struct loom__cached_plan {
     loom__step_state *runs;   /* per step */
     loom__replay *replay;
     char *range; /* its NVTX range's name, made at the first run that asks */
+    /* One evaluation's scratch (evaluations are serialised, and a plan runs once in each):
+     * buffer addresses, fresh buffers, the kernels' argument pointers; so that a repeat
+     * allocates no host memory for them. */
+    void **addr;
+    loom_buffer **fresh;
+    void **ptrs, **argv;
     struct loom__cached_plan *next;
 };
 
@@ -39,6 +45,10 @@ static void entry_free(loom__cached_plan *e)
             loom__cufft_drop(e->runs[i].fft);
     }
     free(e->runs);
+    free(e->addr);
+    free(e->fresh);
+    free(e->ptrs);
+    free(e->argv);
     loom__plan_free(e->plan);
     free(e->range);
     loom__plan_sig_free(e->sig);
@@ -78,6 +88,18 @@ const loom_plan *loom__cached_plan_plan(const loom__cached_plan *e)
     return e->plan;
 }
 
+void **loom__cached_plan_addresses(loom__cached_plan *e)
+{
+    memset(e->addr, 0, ((size_t)e->plan->nbuffers + 1) * sizeof *e->addr);
+    return e->addr;
+}
+
+loom_buffer **loom__cached_plan_fresh(loom__cached_plan *e)
+{
+    memset(e->fresh, 0, ((size_t)e->plan->nbuffers + 1) * sizeof *e->fresh);
+    return e->fresh;
+}
+
 void loom__exec_clear_memory_caches(void)
 {
     loom__plan_cache_clear(); /* cached plans point at the kernels about to go */
@@ -87,8 +109,16 @@ void loom__exec_clear_memory_caches(void)
 static int prepare_steps(const char *fn, loom__cached_plan *e)
 {
     loom_plan *p = e->plan;
+    size_t nargs = 1;
+    for (int i = 0; i < p->nsteps; i++)
+        if (p->steps[i].kind == LOOM_STEP_KERNEL)
+            nargs += (size_t)p->steps[i].kernel.nargs;
     e->runs = calloc((size_t)p->nsteps + 1, sizeof *e->runs);
-    if (!e->runs) {
+    e->addr = calloc((size_t)p->nbuffers + 1, sizeof *e->addr);
+    e->fresh = calloc((size_t)p->nbuffers + 1, sizeof *e->fresh);
+    e->ptrs = calloc(nargs, sizeof *e->ptrs);
+    e->argv = calloc(nargs, sizeof *e->argv);
+    if (!e->runs || !e->addr || !e->fresh || !e->ptrs || !e->argv) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return LOOM_ERR_OOM;
     }
@@ -188,32 +218,18 @@ int loom__plan_cache_run(const char *fn, loom__cached_plan *e, void **addr, loom
                          const loom__device_props *props)
 {
     const loom_plan *p = e->plan;
-    int total = 0;
-    for (int i = 0; i < p->nsteps; i++)
-        if (p->steps[i].kind == LOOM_STEP_KERNEL)
-            total += p->steps[i].kernel.nargs;
-    void **ptrs = malloc((size_t)(total + 1) * sizeof *ptrs);
-    void **argv = malloc((size_t)(total + 1) * sizeof *argv);
     int rc = LOOM_OK;
-    if (!ptrs || !argv) {
-        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
-        rc = LOOM_ERR_OOM;
-        goto done;
-    }
     for (int i = 0, at = 0; i < p->nsteps && rc == LOOM_OK; i++) {
         if (p->steps[i].kind != LOOM_STEP_KERNEL)
             continue;
         const loom_kernel *k = &p->steps[i].kernel;
-        e->runs[i].argv = argv + at;
-        rc = loom__kernel_args(fn, k, addr, ptrs + at, argv + at);
+        e->runs[i].argv = e->argv + at;
+        rc = loom__kernel_args(fn, k, addr, e->ptrs + at, e->argv + at);
         at += k->nargs;
     }
     if (rc == LOOM_OK)
         rc = loom__replay_run(fn, e->replay, p, e->runs, addr, s, props);
-done:
     for (int i = 0; i < p->nsteps; i++)
-        e->runs[i].argv = NULL; /* they pointed into this run's arrays */
-    free(ptrs);
-    free(argv);
+        e->runs[i].argv = NULL; /* they point into this run's arguments */
     return rc;
 }

@@ -18,6 +18,10 @@ loom__cached_plan *loom__plan_cache_find(loom_array *const *arrays, int n,
 loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom_fuse_options *o,
                                         int device);
 const loom_plan *loom__cached_plan_plan(const loom__cached_plan *e);
+/* e's scratch for one evaluation, zeroed: an address and a fresh buffer per plan buffer. Valid
+ * until e's next evaluation (evaluations are serialised). */
+void **loom__cached_plan_addresses(loom__cached_plan *e);
+loom_buffer **loom__cached_plan_fresh(loom__cached_plan *e);
 /* The NVTX range name of e's runs ("loom run: loom_ew_3fa2 (sin multiply) + cublas gemm"),
  * formatted once per cached plan: evaluations do not pay for it. */
 const char *loom__cached_plan_range(loom__cached_plan *e);

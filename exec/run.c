@@ -158,13 +158,8 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
     }
     p = loom__cached_plan_plan(e);
     running = e;
-    fresh = calloc((size_t)p->nbuffers + 1, sizeof *fresh);
-    addr = calloc((size_t)p->nbuffers + 1, sizeof *addr);
-    if (!fresh || !addr) {
-        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
-        rc = LOOM_ERR_OOM;
-        goto done;
-    }
+    fresh = loom__cached_plan_fresh(e);
+    addr = loom__cached_plan_addresses(e);
     char what[400];
     if (p->arena_bytes && !(arena = loom__buffer_alloc_for(fn, "the plan's temporaries",
                                                            p->arena_bytes, device, s))) {
@@ -250,8 +245,6 @@ done:
     loom__buffer_release(arena);
     loom__buffer_release(status);
     loom__check_release(check);
-    free(fresh);
-    free(addr);
     loom__walk_free(&w);
     return rc;
 }
