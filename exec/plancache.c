@@ -11,33 +11,28 @@
 #define MAX_ENTRIES 4096
 
 struct loom__cached_plan {
-    char *key;
-    size_t len;
-    uint64_t hash;
+    loom_plan_sig *sig; /* its key, and how to match a graph against it */
+    uint64_t hash;      /* loom__plan_roots_hash of its requested arrays, with the device */
     int device;
     loom_plan *plan;
     loom__step_state *runs;   /* per step */
     loom__replay *replay;
     char *range; /* its NVTX range's name, made at the first run that asks */
+    /* One evaluation's scratch (evaluations are serialised, and a plan runs once in each):
+     * buffer addresses, fresh buffers, the kernels' argument pointers; so that a repeat
+     * allocates no host memory for them. */
+    void **addr;
+    loom_buffer **fresh;
+    void **ptrs, **argv;
     struct loom__cached_plan *next;
 };
 
+/* Chained by the hash of the requested arrays, so that a repeat is found before any walk. */
 static loom__cached_plan *buckets[BUCKETS];
 
-/* Keys are compared in full on a hit, so the hash only spreads them: 8 bytes a step. */
-static uint64_t key_hash(const char *key, size_t len)
+static uint64_t roots_hash(loom_array *const *arrays, int n, int device)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t w;
-        memcpy(&w, key + i, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 32;
-    }
-    for (; i < len; i++)
-        h = (h ^ (unsigned char)key[i]) * 0x100000001b3ull;
-    return h;
+    return loom__plan_roots_hash(arrays, n) ^ (uint64_t)device;
 }
 static int nentries;
 
@@ -50,9 +45,13 @@ static void entry_free(loom__cached_plan *e)
             loom__cufft_drop(e->runs[i].fft);
     }
     free(e->runs);
+    free(e->addr);
+    free(e->fresh);
+    free(e->ptrs);
+    free(e->argv);
     loom__plan_free(e->plan);
     free(e->range);
-    free(e->key);
+    loom__plan_sig_free(e->sig);
     free(e);
 }
 
@@ -89,6 +88,18 @@ const loom_plan *loom__cached_plan_plan(const loom__cached_plan *e)
     return e->plan;
 }
 
+void **loom__cached_plan_addresses(loom__cached_plan *e)
+{
+    memset(e->addr, 0, ((size_t)e->plan->nbuffers + 1) * sizeof *e->addr);
+    return e->addr;
+}
+
+loom_buffer **loom__cached_plan_fresh(loom__cached_plan *e)
+{
+    memset(e->fresh, 0, ((size_t)e->plan->nbuffers + 1) * sizeof *e->fresh);
+    return e->fresh;
+}
+
 void loom__exec_clear_memory_caches(void)
 {
     loom__plan_cache_clear(); /* cached plans point at the kernels about to go */
@@ -98,8 +109,16 @@ void loom__exec_clear_memory_caches(void)
 static int prepare_steps(const char *fn, loom__cached_plan *e)
 {
     loom_plan *p = e->plan;
+    size_t nargs = 1;
+    for (int i = 0; i < p->nsteps; i++)
+        if (p->steps[i].kind == LOOM_STEP_KERNEL)
+            nargs += (size_t)p->steps[i].kernel.nargs;
     e->runs = calloc((size_t)p->nsteps + 1, sizeof *e->runs);
-    if (!e->runs) {
+    e->addr = calloc((size_t)p->nbuffers + 1, sizeof *e->addr);
+    e->fresh = calloc((size_t)p->nbuffers + 1, sizeof *e->fresh);
+    e->ptrs = calloc(nargs, sizeof *e->ptrs);
+    e->argv = calloc(nargs, sizeof *e->argv);
+    if (!e->runs || !e->addr || !e->fresh || !e->ptrs || !e->argv) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return LOOM_ERR_OOM;
     }
@@ -117,6 +136,19 @@ static int prepare_steps(const char *fn, loom__cached_plan *e)
     return e->replay ? LOOM_OK : LOOM_ERR_OOM;
 }
 
+loom__cached_plan *loom__plan_cache_find(loom_array *const *arrays, int n,
+                                         const loom_fuse_options *o, int device, loom_walk *w)
+{
+    uint64_t hash = roots_hash(arrays, n, device);
+    for (loom__cached_plan *e = buckets[hash % BUCKETS]; e; e = e->next) {
+        if (e->hash == hash && e->device == device && loom__plan_sig_match(e->sig, arrays, n, o, w)) {
+            loom__plan_rebind(e->plan, w);
+            return e;
+        }
+    }
+    return NULL;
+}
+
 loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom_fuse_options *o,
                                         int device)
 {
@@ -126,24 +158,28 @@ loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
         return NULL;
     }
-    uint64_t hash = key_hash(key, len) ^ (uint64_t)device;
+    uint64_t hash = roots_hash(w->roots, w->nroots, device);
     loom__cached_plan **slot = &buckets[hash % BUCKETS];
     for (loom__cached_plan *e = *slot; e; e = e->next) {
-        if (e->hash == hash && e->device == device && e->len == len && memcmp(e->key, key, len) == 0) {
+        size_t elen;
+        const char *ekey = loom__plan_sig_key(e->sig, &elen);
+        if (e->hash == hash && e->device == device && elen == len && memcmp(ekey, key, len) == 0) {
             free(key);
             loom__plan_rebind(e->plan, w);
             return e;
         }
     }
+    free(key);
     if (nentries >= MAX_ENTRIES)
         loom__plan_cache_clear(); /* a program generating endless structures: start over */
     loom__cached_plan *e = calloc(1, sizeof *e);
-    if (!e) {
-        free(key);
+    if (!e || !(e->sig = loom__plan_sig_new(w, o))) {
+        free(e);
         loom__error(LOOM_ERR_OOM, fn, "out of host memory while planning");
         return NULL;
     }
-    *e = (loom__cached_plan){.key = key, .len = len, .hash = hash, .device = device};
+    e->hash = hash;
+    e->device = device;
     if (!(e->plan = loom__plan_from_walk(fn, w, o)) || prepare_steps(fn, e)) {
         entry_free(e);
         return NULL;
@@ -182,32 +218,18 @@ int loom__plan_cache_run(const char *fn, loom__cached_plan *e, void **addr, loom
                          const loom__device_props *props)
 {
     const loom_plan *p = e->plan;
-    int total = 0;
-    for (int i = 0; i < p->nsteps; i++)
-        if (p->steps[i].kind == LOOM_STEP_KERNEL)
-            total += p->steps[i].kernel.nargs;
-    void **ptrs = malloc((size_t)(total + 1) * sizeof *ptrs);
-    void **argv = malloc((size_t)(total + 1) * sizeof *argv);
     int rc = LOOM_OK;
-    if (!ptrs || !argv) {
-        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
-        rc = LOOM_ERR_OOM;
-        goto done;
-    }
     for (int i = 0, at = 0; i < p->nsteps && rc == LOOM_OK; i++) {
         if (p->steps[i].kind != LOOM_STEP_KERNEL)
             continue;
         const loom_kernel *k = &p->steps[i].kernel;
-        e->runs[i].argv = argv + at;
-        rc = loom__kernel_args(fn, k, addr, ptrs + at, argv + at);
+        e->runs[i].argv = e->argv + at;
+        rc = loom__kernel_args(fn, k, addr, e->ptrs + at, e->argv + at);
         at += k->nargs;
     }
     if (rc == LOOM_OK)
         rc = loom__replay_run(fn, e->replay, p, e->runs, addr, s, props);
-done:
     for (int i = 0; i < p->nsteps; i++)
-        e->runs[i].argv = NULL; /* they pointed into this run's arrays */
-    free(ptrs);
-    free(argv);
+        e->runs[i].argv = NULL; /* they point into this run's arguments */
     return rc;
 }

@@ -9,11 +9,19 @@
 
 typedef struct loom__cached_plan loom__cached_plan;
 
+/* The cached plan for arrays[0..n) on device, found without a walk (loom__plan_sig_match) and
+ * rebound to them; w is then the match's walk. NULL when none matches (w untouched). */
+loom__cached_plan *loom__plan_cache_find(loom_array *const *arrays, int n,
+                                         const loom_fuse_options *o, int device, loom_walk *w);
 /* The plan for walk w on device: a cached one rebound to w, or a new one (planned, compiled
  * and cached). NULL with the error recorded on failure. */
 loom__cached_plan *loom__plan_cache_get(const char *fn, loom_walk *w, const loom_fuse_options *o,
                                         int device);
 const loom_plan *loom__cached_plan_plan(const loom__cached_plan *e);
+/* e's scratch for one evaluation, zeroed: an address and a fresh buffer per plan buffer. Valid
+ * until e's next evaluation (evaluations are serialised). */
+void **loom__cached_plan_addresses(loom__cached_plan *e);
+loom_buffer **loom__cached_plan_fresh(loom__cached_plan *e);
 /* The NVTX range name of e's runs ("loom run: loom_ew_3fa2 (sin multiply) + cublas gemm"),
  * formatted once per cached plan: evaluations do not pay for it. */
 const char *loom__cached_plan_range(loom__cached_plan *e);

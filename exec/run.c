@@ -130,35 +130,36 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
     loom_stream *s = loom__stream_current(fn, device);
     if (!props || !s)
         return loom_last_error_code();
-    loom_walk w;
-    if (loom__walk_build(fn, &w, arrays, n))
-        return loom_last_error_code();
-    loom_buffer **fresh = NULL, *arena = NULL, *status = NULL;
-    loom__check *check = NULL;
-    void **addr = NULL;
-    const loom_plan *p = NULL;
-    rc = upload_host_leaves(fn, &w, device, s);
-    if (rc)
-        goto done;
     loom_fuse_options opts = loom__fuse_options_default();
     opts.workspace_query = loom__library_workspace;
     opts.epilogue_wins = loom__cublaslt_epilogue_wins;
     loom__nvtx_push("loom plan");
-    loom__cached_plan *e = loom__plan_cache_get(fn, &w, &opts, device);
+    /* A repeat finds its plan without a walk; anything else is walked, its host leaves
+     * uploaded (the key holds input alignments), then looked up or planned. */
+    loom_walk w;
+    loom__cached_plan *e = loom__plan_cache_find(arrays, n, &opts, device, &w);
+    if (!e && loom__walk_build(fn, &w, arrays, n)) {
+        loom__nvtx_pop();
+        return loom_last_error_code();
+    }
+    loom_buffer **fresh = NULL, *arena = NULL, *status = NULL;
+    loom__check *check = NULL;
+    void **addr = NULL;
+    const loom_plan *p = NULL;
+    rc = e ? LOOM_OK : upload_host_leaves(fn, &w, device, s);
+    if (rc == LOOM_OK && !e)
+        e = loom__plan_cache_get(fn, &w, &opts, device);
     loom__nvtx_pop();
+    if (rc)
+        goto done;
     if (!e) {
         rc = loom_last_error_code();
         goto done;
     }
     p = loom__cached_plan_plan(e);
     running = e;
-    fresh = calloc((size_t)p->nbuffers + 1, sizeof *fresh);
-    addr = calloc((size_t)p->nbuffers + 1, sizeof *addr);
-    if (!fresh || !addr) {
-        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
-        rc = LOOM_ERR_OOM;
-        goto done;
-    }
+    fresh = loom__cached_plan_fresh(e);
+    addr = loom__cached_plan_addresses(e);
     char what[400];
     if (p->arena_bytes && !(arena = loom__buffer_alloc_for(fn, "the plan's temporaries",
                                                            p->arena_bytes, device, s))) {
@@ -244,8 +245,6 @@ done:
     loom__buffer_release(arena);
     loom__buffer_release(status);
     loom__check_release(check);
-    free(fresh);
-    free(addr);
     loom__walk_free(&w);
     return rc;
 }

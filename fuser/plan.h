@@ -466,6 +466,22 @@ loom_plan *loom__plan_from_walk(const char *fn, struct loom_walk *w, const loom_
  * rebinding refreshes. Equal keys give equal plans. Returns 0, or -1 when memory runs out. */
 int loom__plan_key(const struct loom_walk *w, const loom_fuse_options *opts, char **key,
                    size_t *len);
+/* A plan key kept with what finds its graph again without a walk (fuser/plan_key.c): the walk
+ * position of each requested array and of every node's inputs. NULL when memory runs out. */
+typedef struct loom_plan_sig loom_plan_sig;
+loom_plan_sig *loom__plan_sig_new(const struct loom_walk *w, const loom_fuse_options *opts);
+void loom__plan_sig_free(loom_plan_sig *s);
+const char *loom__plan_sig_key(const loom_plan_sig *s, size_t *len);
+/* A hash of the requested arrays' structure hashes and shapes: equal keys give equal hashes. */
+uint64_t loom__plan_roots_hash(loom_array *const *arrays, int n);
+/* Whether the graph of arrays[0..n) has s's key, found by placing each node at its walk position
+ * from the requested arrays down (every placement checked: the same node never at two
+ * positions) and comparing its part of the key; no allocation, no walk. On a match w is a walk
+ * borrowing s's node array (valid until the next match of s), enough for loom__plan_rebind.
+ * Graphs with host leaves not yet uploaded never match (their alignment is not known yet).
+ * Not thread-safe: the plan cache calls it under the evaluation lock. */
+bool loom__plan_sig_match(loom_plan_sig *s, loom_array *const *arrays, int n,
+                          const loom_fuse_options *opts, struct loom_walk *w);
 /* Points a plan built for one graph at another graph with the same key: buffer nodes and the
  * value arguments read from nodes (scalars, generator parameters). */
 void loom__plan_rebind(loom_plan *plan, const struct loom_walk *w);

@@ -1,5 +1,4 @@
-/* Plan reuse: the key that determines a plan, and rebinding a cached plan to a new graph. */
-#include "strbuf.h"
+/* Plan reuse: rebinding a cached plan to a new graph (its key: fuser/plan_key.c). */
 #include "walk.h"
 
 #include <stdint.h>
@@ -78,66 +77,4 @@ void loom__plan_rebind(loom_plan *p, const loom_walk *w)
             if (a->kind == LOOM_KARG_VALUE && a->src != LOOM_SRC_FIXED)
                 loom__karg_refill(a, w->v[a->src_node].node);
         }
-}
-
-static void put(loom_strbuf *sb, const void *p, size_t n)
-{
-    loom__sb_append(sb, p, n);
-}
-
-int loom__plan_key(const loom_walk *w, const loom_fuse_options *o, char **key, size_t *len)
-{
-    loom_strbuf sb = {0};
-    sb.cap = (size_t)w->n * 48 + 64; /* most nodes need less: one allocation, no regrowth */
-    sb.data = loom__malloc(sb.cap);
-    sb.failed = !sb.data;
-    int32_t opts[7] = {o->fuse,        o->max_ops,       o->max_inputs, o->chain_depth,
-                       o->lt_epilogue, o->fft_callbacks, o->linalg_loop};
-    put(&sb, opts, sizeof opts);
-    const bool callbacks = loom__fft_callbacks_possible(o->fft_callbacks);
-    for (int i = 0; i < w->n; i++) {
-        const loom_walk_node *v = &w->v[i];
-        const loom_array *a = v->node;
-        bool input = loom__is_input(a);
-        struct {
-            uint16_t op;
-            int8_t dtype, cdtype;
-            uint8_t weak, requested, input, ninputs;
-            int32_t ndim;
-        } head = {a->op, a->dtype, a->cdtype, a->weak, v->requested, input,
-                  input ? 0 : a->ninputs, a->ndim};
-        put(&sb, &head, sizeof head);
-        put(&sb, a->shape, (size_t)a->ndim * sizeof *a->shape);
-        if (input) {
-            /* Vector loads depend on the address's alignment. */
-            uint8_t align = a->buffer ? (uint8_t)((uintptr_t)a->buffer->ptr % 256) : 0;
-            put(&sb, &align, 1);
-            continue;
-        }
-        for (int k = 0; k < a->ninputs; k++) {
-            int32_t at = loom__walk_at(w, a->inputs[k]);
-            put(&sb, &at, sizeof at);
-        }
-        if (a->op == LOOM_OP_VIEW) {
-            put(&sb, a->strides, (size_t)a->ndim * sizeof *a->strides);
-            put(&sb, &a->offset, sizeof a->offset);
-        }
-        if (a->op == LOOM_OP_MULTIPLY && callbacks) {
-            /* a scale an FFT step may apply in a store callback, compiled into the cuFFT plan
-             * (fuser/lower_fft.c): plans share it only for equal values (elsewhere the scale is
-             * a kernel argument, refreshed on rebind) */
-            for (int k = 0; k < 2; k++)
-                if (a->inputs[k]->op == LOOM_OP_FFT && a->inputs[1 - k]->op == LOOM_OP_SCALAR)
-                    put(&sb, &a->inputs[1 - k]->param.value.re, sizeof(double));
-        }
-        size_t plen;
-        const void *param = loom__structural_params(a, &plen);
-        if (param)
-            put(&sb, param, plen);
-        else if (a->op == LOOM_OP_LINSPACE) /* the last element's special case */
-            put(&sb, &a->param.linspace.num, 2 * sizeof(int64_t));
-    }
-    *len = sb.len;
-    *key = loom__sb_take(&sb);
-    return *key ? 0 : -1;
 }

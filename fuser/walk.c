@@ -103,7 +103,8 @@ void loom__walk_free(loom_walk *w)
     free(w->op_of);
     free(w->local);
     free(w->list);
-    free(w->v);
+    if (!w->borrowed)
+        free(w->v);
     loom__ptrmap_free(&w->index);
     *w = (loom_walk){0};
 }

@@ -38,6 +38,9 @@ struct loom_walk {
     loom_ptrmap index; /* node -> position in v */
     loom_array *const *roots; /* the requested arrays, in request order (borrowed) */
     int nroots;
+    /* A match of a plan key (loom__plan_sig_match): v belongs to the key and only its nodes
+     * and requested flags are set, enough to rebind a plan and upload inputs; no index. */
+    bool borrowed;
     /* Code generation scratch, one entry per node, allocated once per walk (not per kernel,
      * which made planning long chains quadratic) and left all 0 / -1 between kernels. */
     int *mark, *op_of, *local, *list;

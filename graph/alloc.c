@@ -21,6 +21,11 @@ static bool injected_failure(void)
     return true;
 }
 
+bool loom__alloc_injected_failure(void)
+{
+    return injected_failure();
+}
+
 void loom__alloc_inject_failure(long nth)
 {
     atomic_store(&fired, 0);

@@ -216,6 +216,7 @@ struct loom_array {
     void *host_data;    /* HOST: malloc'd copy of the user's data (freed once uploaded) */
     loom_buffer *buffer;/* the computed value on the device, once materialised */
     int device;         /* the device the array belongs to */
+    uint32_t walk_mark; /* scratch of plan-key matches, under the evaluation lock (fuser/plan_key.c) */
     /* The pending graph behind the node, for forced evaluation (graph/force.c): the longest
      * chain of nodes not yet computed, their number and the device bytes they read, the last
      * two counted as a tree (upper bounds). 0 once computed. */
@@ -424,6 +425,13 @@ static inline bool loom__size_mul(size_t a, size_t b, size_t *out)
     return !__builtin_mul_overflow(a, b, out);
 }
 
+/* ---- node memory (graph/node_pool.c) ---- */
+
+/* Zeroed memory for a node of ndim axes and ninputs inputs (NULL when out of memory), and its
+ * release; small blocks are recycled per thread. */
+void *loom__node_memory(int ndim, int ninputs);
+void loom__node_memory_free(void *p, int ndim, int ninputs);
+
 /* ---- hashing (graph/hash.c) ---- */
 
 /* 64-bit FNV-1a of n bytes, continuing from h (start with LOOM__FNV1A64_INIT). */
@@ -445,6 +453,9 @@ void *loom__calloc(size_t count, size_t size);
 void *loom__realloc(void *p, size_t size);
 char *loom__strdup(const char *s);
 void loom__alloc_inject_failure(long nth);
+/* Counts one allocation against the injected failure and says whether it must fail: for
+ * allocators that hand out recycled memory (graph/node_pool.c). */
+bool loom__alloc_injected_failure(void);
 /* How many injected failures fired since loom__alloc_inject_failure. */
 long loom__alloc_injected_failures(void);
 

@@ -30,13 +30,9 @@ static void too_big_error(const char *fn, int ndim, const int64_t *shape, loom_d
 static bool too_big(loom_dtype dtype, int ndim, const int64_t *shape)
 {
     int64_t bytes = (int64_t)loom_dtype_size(dtype);
-    for (int i = 0; i < ndim; i++) {
-        if (shape[i] <= 0)
-            continue;
-        if (bytes > INT64_MAX / shape[i])
+    for (int i = 0; i < ndim; i++) /* an overflow check, not a division: every node pays it */
+        if (shape[i] > 0 && __builtin_mul_overflow(bytes, shape[i], &bytes))
             return true;
-        bytes *= shape[i];
-    }
     return false;
 }
 
@@ -183,8 +179,7 @@ loom_array *loom__node_alloc_n(const char *fn, loom_op op, loom_dtype dtype, int
         too_big_error(fn, ndim, shape, dtype);
         return NULL;
     }
-    loom_array *n = loom__calloc(1, sizeof *n + 2 * (size_t)ndim * sizeof(int64_t) +
-                                  (size_t)ninputs * sizeof(loom_array *));
+    loom_array *n = loom__node_memory(ndim, ninputs);
     if (!n) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
         return NULL;
@@ -216,7 +211,8 @@ void loom__contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
     for (int i = ndim; i-- > 0;) {
         strides[i] = stride;
         int64_t d = shape[i] ? shape[i] : 1;
-        stride = stride && d <= INT64_MAX / stride ? stride * d : 0;
+        if (__builtin_mul_overflow(stride, d, &stride))
+            stride = 0;
     }
 }
 
@@ -386,7 +382,7 @@ void loom_release(loom_array *a)
             loom__raw_kernel_release(n->param.multi.raw.kernel);
         if (n->op == LOOM_OP_CURAND)
             loom__random_state_release(n->param.multi.curand.state);
-        free(n);
+        loom__node_memory_free(n, n->ndim, n->max_inputs);
     }
     if (stack != local)
         free(stack);

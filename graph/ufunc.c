@@ -10,7 +10,12 @@ static bool same_shape(const loom_array *a, int ndim, const int64_t *shape)
 {
     if (a->op == LOOM_OP_SCALAR && a->ndim == 0 && !a->buffer)
         return true;
-    return a->ndim == ndim && memcmp(a->shape, shape, (size_t)ndim * sizeof *shape) == 0;
+    if (a->ndim != ndim)
+        return false;
+    for (int i = 0; i < ndim; i++) /* a few extents: cheaper than calling memcmp */
+        if (a->shape[i] != shape[i])
+            return false;
+    return true;
 }
 
 /* Records op over in[] (none NULL). *out is the target dtype for CAST, ignored otherwise.
@@ -39,15 +44,17 @@ static loom_array *record(const char *fn, loom_op op, int nin, loom_array *const
     int64_t shape[LOOM_MAXDIMS];
     if (loom__broadcast_shapes(fn, nin, ndims, shapes, &nd, shape))
         return NULL;
-    bool views = false;
-    for (int i = 0; i < nin; i++)
-        views = views || !same_shape(in[i], nd, shape);
+    bool views = false, as_is[LOOM_MAX_EW_INPUTS];
+    for (int i = 0; i < nin; i++) {
+        as_is[i] = same_shape(in[i], nd, shape);
+        views = views || !as_is[i];
+    }
     bool scoped = views && own_scope;
     if (scoped)
         loom_scope_begin();
     loom_array *n = NULL, *inputs[LOOM_MAX_EW_INPUTS];
     for (int i = 0; i < nin; i++) {
-        inputs[i] = same_shape(in[i], nd, shape) ? in[i] : loom__broadcast_to(fn, in[i], nd, shape);
+        inputs[i] = as_is[i] ? in[i] : loom__broadcast_to(fn, in[i], nd, shape);
         if (!inputs[i])
             goto done;
     }
@@ -154,10 +161,18 @@ static loom_array *binary_scalar(const char *fn, loom_op op, loom_array *a, doub
     loom_array *s = loom__weak_float_unscoped(fn, b);
     if (!s)
         return NULL;
-    loom_array *r = op == LOOM_OP_POWER && is_fast_exponent(s)
-                        ? power_of_scalar(fn, a, s)
-                        : record(fn, op, 2, (loom_array *[]){a, s}, NULL, LOOM_NO_DTYPE, true);
-    loom_release(s);
+    if (op == LOOM_OP_POWER && is_fast_exponent(s)) {
+        loom_array *r = power_of_scalar(fn, a, s);
+        loom_release(s);
+        return r;
+    }
+    loom_array *r = record(fn, op, 2, (loom_array *[]){a, s}, NULL, LOOM_NO_DTYPE, true);
+    if (r && r->inputs[1] == s)
+        /* Our reference is dropped without an atomic: no other thread can see s yet (only r
+         * holds it, and r is still this thread's alone). */
+        atomic_store_explicit(&s->refcount, 1, memory_order_relaxed);
+    else
+        loom_release(s);
     return r;
 }
 
