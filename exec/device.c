@@ -222,6 +222,10 @@ int loom_device_count(void)
 
 int loom_device_set(int id)
 {
+    if (id == LOOM_DEVICE_CPU) { /* the CUDA runtime's current device stays as it is */
+        loom__set_default_device(id);
+        return LOOM_OK;
+    }
     int err = loom__device_check("loom_device_set", id);
     if (err)
         return err;
@@ -234,6 +238,8 @@ int loom_device_set(int id)
 int loom_device_get(void)
 {
     int dev = 0;
+    if (loom__default_device() == LOOM_DEVICE_CPU)
+        return LOOM_DEVICE_CPU;
     if (loom_device_count() == 0 || cudaGetDevice(&dev) != cudaSuccess)
         return 0;
     return dev;
@@ -241,6 +247,8 @@ int loom_device_get(void)
 
 int loom_device_synchronize(void)
 {
+    if (loom__default_device() == LOOM_DEVICE_CPU)
+        return LOOM_OK; /* host kernels have finished when their evaluation returns */
     int err = loom__device_init("loom_device_synchronize");
     if (err)
         return err;
