@@ -5,8 +5,10 @@
 #include "steps.h"
 #include "fuser/walk.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int unavailable(const char *fn, const char *what, const char *summary)
 {
@@ -15,21 +17,77 @@ static int unavailable(const char *fn, const char *what, const char *summary)
     return LOOM_ERR_UNSUPPORTED;
 }
 
-static int run_kernel(const char *fn, const loom_kernel *k, void *const *addr)
+/* ---- compiling a plan's kernels, on every core ---- */
+
+typedef struct compile_job {
+    const char *fn;
+    const loom_plan *p;
+    loom__host_entry *entries;
+    atomic_int next;
+    pthread_mutex_t lock;
+    int rc;                 /* the first failure */
+    loom__saved_error error; /* its message */
+} compile_job;
+
+static bool compiled_here(const loom_step *s)
+{
+    return s->kind == LOOM_STEP_KERNEL && s->kernel.work && s->kernel.kind != LOOM_KERNEL_RAW;
+}
+
+static void *compile_worker(void *arg)
+{
+    compile_job *j = arg;
+    for (int i; (i = atomic_fetch_add(&j->next, 1)) < j->p->nsteps;) {
+        const loom_step *s = &j->p->steps[i];
+        if (!compiled_here(s))
+            continue;
+        const loom_kernel *k = &s->kernel;
+        j->entries[i] = loom__host_kernel_get(j->fn, k->name, k->source, k->options);
+        if (!j->entries[i]) {
+            pthread_mutex_lock(&j->lock);
+            if (!j->rc) {
+                j->rc = loom_last_error_code();
+                loom__error_save(&j->error);
+            }
+            pthread_mutex_unlock(&j->lock);
+        }
+    }
+    return NULL;
+}
+
+/* entries[i] for every kernel step i: compiled (or found in the caches) in parallel, since a
+ * plan's first run waits for the compiler once per kernel. */
+static int compile_kernels(const char *fn, const loom_plan *p, loom__host_entry *entries)
+{
+    compile_job j = {.fn = fn, .p = p, .entries = entries, .lock = PTHREAD_MUTEX_INITIALIZER};
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int nt = 0;
+    for (int i = 0; i < p->nsteps; i++)
+        nt += compiled_here(&p->steps[i]);
+    nt = nt < cpus ? nt : (int)(cpus < 1 ? 1 : cpus > 16 ? 16 : cpus);
+    pthread_t tid[16];
+    int started = 0;
+    for (; started + 1 < nt; started++)
+        if (pthread_create(&tid[started], NULL, compile_worker, &j) != 0)
+            break;
+    compile_worker(&j);
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&j.lock);
+    if (j.rc)
+        loom__error_restore(&j.error); /* the worker's message, on this thread */
+    return j.rc;
+}
+
+static int run_kernel(const char *fn, const loom_kernel *k, loom__host_entry entry, void *const *addr)
 {
     if (k->work == 0)
         return LOOM_OK;
-    /* A user's raw kernel may use anything CUDA has (atomics, cooperative groups...). */
-    if (k->kind == LOOM_KERNEL_RAW)
-        return unavailable(fn, "a raw kernel", k->name);
     /* Elementwise kernels: one block per work item. Fixed grids: as the GPU launches them. */
     const long long dims[6] = {
         k->grid[0] ? k->grid[0] : k->work, k->grid[0] ? k->grid[1] : 1, k->grid[0] ? k->grid[2] : 1,
         k->grid[0] ? k->block : 1,         k->grid[0] && k->block_y ? k->block_y : 1,
         k->grid[0] && k->block_z ? k->block_z : 1};
-    loom__host_entry entry = loom__host_kernel_get(fn, k->name, k->source, k->options);
-    if (!entry)
-        return loom_last_error_code();
     void **argv = malloc(((size_t)k->nargs + 1) * 2 * sizeof *argv);
     if (!argv) {
         loom__error(LOOM_ERR_OOM, fn, "out of host memory");
@@ -49,17 +107,38 @@ static int run_kernel(const char *fn, const loom_kernel *k, void *const *addr)
     return rc;
 }
 
-static int run_steps(const char *fn, const loom_plan *p, void *const *addr)
+/* The first step the host cannot run, reported before anything runs or compiles. */
+static int check_available(const char *fn, const loom_plan *p)
 {
     for (int i = 0; i < p->nsteps; i++) {
         const loom_step *s = &p->steps[i];
-        int rc = LOOM_OK;
+        if (s->kind == LOOM_STEP_LIBRARY)
+            return unavailable(fn, loom__lib_info(s->lib.routine)->name, s->summary);
+        /* a user's raw kernel may use anything CUDA has (atomics, cooperative groups...) */
+        if (s->kind == LOOM_STEP_KERNEL && s->kernel.kind == LOOM_KERNEL_RAW && s->kernel.work)
+            return unavailable(fn, "a raw kernel", s->kernel.name);
+    }
+    return LOOM_OK;
+}
+
+static int run_steps(const char *fn, const loom_plan *p, void *const *addr)
+{
+    int rc = check_available(fn, p);
+    if (rc)
+        return rc;
+    loom__host_entry *entries = calloc((size_t)p->nsteps + 1, sizeof *entries);
+    if (!entries) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        return LOOM_ERR_OOM;
+    }
+    rc = compile_kernels(fn, p, entries);
+    for (int i = 0; i < p->nsteps && rc == LOOM_OK; i++) {
+        const loom_step *s = &p->steps[i];
         switch (s->kind) {
         case LOOM_STEP_KERNEL:
-            rc = run_kernel(fn, &s->kernel, addr);
+            rc = run_kernel(fn, &s->kernel, entries[i], addr);
             break;
-        case LOOM_STEP_LIBRARY:
-            rc = unavailable(fn, loom__lib_info(s->lib.routine)->name, s->summary);
+        case LOOM_STEP_LIBRARY: /* refused by check_available */
             break;
         case LOOM_STEP_COPY:
             if (s->copy.bytes)
@@ -69,10 +148,9 @@ static int run_steps(const char *fn, const loom_plan *p, void *const *addr)
         case LOOM_STEP_HOST_SYNC:
             break;
         }
-        if (rc)
-            return rc;
     }
-    return LOOM_OK;
+    free(entries);
+    return rc;
 }
 
 /* Host leaves get host buffers holding their data. */

@@ -20,6 +20,7 @@
 
 #include <ucontext.h>
 
+#define LOOM_HOST 1
 #define __global__
 #define __device__
 #define __host__
