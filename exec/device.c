@@ -87,8 +87,18 @@ int loom__device_init(const char *fn)
     return LOOM_ERR_NO_DEVICE;
 }
 
+/* What needs a GPU (streams, pinned copies, DLPack, cuBLAS...) on an array or thread of the
+ * host device. */
+static int host_refused(const char *fn)
+{
+    loom__error(LOOM_ERR_UNSUPPORTED, fn, "not available on the host device");
+    return LOOM_ERR_UNSUPPORTED;
+}
+
 int loom__device_check(const char *fn, int device)
 {
+    if (device == LOOM_DEVICE_CPU)
+        return host_refused(fn);
     int err = loom__device_init(fn);
     if (err)
         return err;
@@ -110,6 +120,8 @@ int loom__device_current(const char *fn, int *device)
 
 int loom__device_push(const char *fn, int device, int *prev)
 {
+    if (device == LOOM_DEVICE_CPU)
+        return host_refused(fn);
     int err = loom__device_current(fn, prev);
     if (err)
         return err;

@@ -117,7 +117,8 @@ static void write_headers(void)
              (unsigned long long)hash);
     struct stat st;
     if (mkdir(include_dir, 0700) != 0 &&
-        (errno != EEXIST || lstat(include_dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())) {
+        (errno != EEXIST || lstat(include_dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
+         (st.st_mode & 077))) {
         include_dir[0] = '\0';
         return;
     }

@@ -26,7 +26,7 @@
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...)
-#define __align__(n) alignas(n)
+#define __align__(n) __attribute__((aligned(n)))
 
 /* blockIdx and gridDim are 64-bit: an elementwise grid has one block per work item. */
 struct loom_host_dim3 {

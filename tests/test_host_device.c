@@ -90,6 +90,13 @@ static void test_unavailable(void)
     CHECK(error_has("loom_item: cublas gemm", "is not available on the host device"));
     CHECK_EQ_INT(loom_eval(loom_sort(loom_arange(0, 5, 1, LOOM_FLOAT32), 0)), LOOM_ERR_UNSUPPORTED);
     CHECK(error_has("loom_eval: ", "is not available on the host device"));
+    /* what needs a GPU's streams refuses host arrays with a message, never touches CUDA */
+    float pinned_like[5];
+    CHECK_EQ_INT(loom_get_async(loom_arange(0, 5, 1, LOOM_FLOAT32), pinned_like, sizeof pinned_like),
+                 LOOM_ERR_UNSUPPORTED);
+    CHECK(error_has("loom_get_async: not available on the host device", NULL));
+    CHECK(loom_asarray_async(pinned_like, LOOM_FLOAT32, 1, (int64_t[]){5}) == NULL);
+    CHECK(error_has("loom_asarray_async: not available on the host device", NULL));
     loom_scope_end();
 }
 
