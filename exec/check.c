@@ -140,8 +140,12 @@ static int resolve(const char *fn, loom__check *c, loom_stream *s)
             loom__error(LOOM_ERR_OOM, fn, "out of host memory");
             return LOOM_ERR_OOM;
         }
-        int rc = bytes ? loom__copy_to_host(fn, words, (char *)c->status->ptr + e->offset, bytes, s)
-                       : LOOM_OK;
+        const char *src = (const char *)c->status->ptr + e->offset;
+        int rc = LOOM_OK;
+        if (bytes && c->status->device == LOOM_DEVICE_CPU)
+            memcpy(words, src, bytes);
+        else if (bytes)
+            rc = loom__copy_to_host(fn, words, src, bytes, s);
         if (rc) {
             free(words);
             return rc;

@@ -87,8 +87,18 @@ int loom__device_init(const char *fn)
     return LOOM_ERR_NO_DEVICE;
 }
 
+/* What needs a GPU (streams, pinned copies, DLPack, cuBLAS...) on an array or thread of the
+ * host device. */
+static int host_refused(const char *fn)
+{
+    loom__error(LOOM_ERR_UNSUPPORTED, fn, "not available on the host device");
+    return LOOM_ERR_UNSUPPORTED;
+}
+
 int loom__device_check(const char *fn, int device)
 {
+    if (device == LOOM_DEVICE_CPU)
+        return host_refused(fn);
     int err = loom__device_init(fn);
     if (err)
         return err;
@@ -110,6 +120,8 @@ int loom__device_current(const char *fn, int *device)
 
 int loom__device_push(const char *fn, int device, int *prev)
 {
+    if (device == LOOM_DEVICE_CPU)
+        return host_refused(fn);
     int err = loom__device_current(fn, prev);
     if (err)
         return err;
@@ -222,6 +234,10 @@ int loom_device_count(void)
 
 int loom_device_set(int id)
 {
+    if (id == LOOM_DEVICE_CPU) { /* the CUDA runtime's current device stays as it is */
+        loom__set_default_device(id);
+        return LOOM_OK;
+    }
     int err = loom__device_check("loom_device_set", id);
     if (err)
         return err;
@@ -234,6 +250,8 @@ int loom_device_set(int id)
 int loom_device_get(void)
 {
     int dev = 0;
+    if (loom__default_device() == LOOM_DEVICE_CPU)
+        return LOOM_DEVICE_CPU;
     if (loom_device_count() == 0 || cudaGetDevice(&dev) != cudaSuccess)
         return 0;
     return dev;
@@ -241,6 +259,8 @@ int loom_device_get(void)
 
 int loom_device_synchronize(void)
 {
+    if (loom__default_device() == LOOM_DEVICE_CPU)
+        return LOOM_OK; /* host kernels have finished when their evaluation returns */
     int err = loom__device_init("loom_device_synchronize");
     if (err)
         return err;

@@ -267,6 +267,9 @@ int loom__kcache_path(char *buf, size_t n, const char *name, const char *source,
                       const loom__header *headers, int nheaders, const char *extra_options,
                       const char *arch);
 
+/* The i-th -I option of the CUDA toolkit headers generated code includes (cuda_fp16.h...;
+ * LOOM_CUDA_INCLUDE, then its cccl subdirectory), NULL past the last. */
+const char *loom__cuda_include_option(int i);
 /* NVRTC's version and the options every compile passes ("-std=c++17 ... -I<dir>"), which
  * cache keys include. Computed once. */
 const char *loom__nvrtc_fingerprint(void);
@@ -338,5 +341,31 @@ void loom__log(const char *fmt, ...)
     } while (0)
 /* Monotonic milliseconds, for timing compiles. */
 double loom__now_ms(void);
+
+/* ---- the host device (exec/device_env.c, exec/host_memory.c, exec/host_compile.c,
+ *      exec/host_run.c; docs/host-device.md) ---- */
+
+/* Reports the LOOM_DEVICE value that named no device (arrays of LOOM__DEVICE_BAD_ENV). */
+int loom__device_env_error(const char *fn);
+/* A host buffer of bytes, 64-byte aligned (refcount 1; ptr NULL for 0 bytes), within the host
+ * pool's limit; NULL with LOOM_ERR_OOM recorded ("... for <what> on the host device"). */
+loom_buffer *loom__host_buffer_alloc(const char *fn, const char *what, size_t bytes);
+size_t loom__host_used_bytes(void);
+void loom__host_set_limit(size_t bytes);
+size_t loom__host_get_limit(void);
+/* A generated kernel compiled for the host: runs blocks [first, last) (x fastest) of the grid
+ * dims[0..2] of blocks of dims[3..5] threads, with argv as cudaLaunchKernel's. 0, or -1 when
+ * a block cannot finish (a barrier some thread never reaches) or memory runs out. */
+typedef int (*loom__host_entry)(void **argv, long long first, long long last, const long long *dims);
+/* The kernel name of source compiled by the host compiler through the caches (memory, then
+ * disk, then the compiler), loaded. NULL with the error recorded (LOOM_ERR_COMPILE with the
+ * compiler's log; LOOM_ERR_UNSUPPORTED when no compiler is found). */
+loom__host_entry loom__host_kernel_get(const char *fn, const char *name, const char *source,
+                                       const char *options);
+/* Runs entry's whole grid (dims as above) on the host's cores (LOOM_HOST_THREADS caps them);
+ * 0 or -1 as entry. */
+int loom__host_launch(loom__host_entry entry, void **argv, const long long *dims);
+/* Evaluates arrays of the host device (exec/run.c calls it under the evaluation lock). */
+int loom__host_eval(const char *fn, loom_array *const *arrays, int n);
 
 #endif /* LOOM_EXEC_H */

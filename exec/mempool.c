@@ -381,11 +381,15 @@ void loom__mempool_set_reclaim(loom__reclaim_fn fn)
 
 size_t loom_mempool_used_bytes(void)
 {
+    if (loom_device_get() == LOOM_DEVICE_CPU)
+        return loom__host_used_bytes();
     return loom_device_count() ? atomic_load(&pools[loom_device_get()].used) : 0;
 }
 
 size_t loom_mempool_total_bytes(void)
 {
+    if (loom_device_get() == LOOM_DEVICE_CPU)
+        return loom__host_used_bytes(); /* the host device caches nothing */
     if (!loom_device_count())
         return 0;
     cudaMemPool_t h = atomic_load(&pools[loom_device_get()].handle);
@@ -401,6 +405,8 @@ size_t loom_mempool_total_bytes(void)
 int loom_mempool_free_all_blocks(void)
 {
     const char *fn = "loom_mempool_free_all_blocks";
+    if (loom_device_get() == LOOM_DEVICE_CPU)
+        return LOOM_OK;
     int dev, err = loom__device_current(fn, &dev);
     if (err)
         return err;
@@ -416,6 +422,10 @@ int loom_mempool_free_all_blocks(void)
 
 int loom_mempool_set_limit(size_t bytes)
 {
+    if (loom_device_get() == LOOM_DEVICE_CPU) {
+        loom__host_set_limit(bytes);
+        return LOOM_OK;
+    }
     int dev, err = loom__device_current("loom_mempool_set_limit", &dev);
     if (err)
         return err;
@@ -430,5 +440,7 @@ int loom_mempool_set_limit(size_t bytes)
 
 size_t loom_mempool_get_limit(void)
 {
+    if (loom_device_get() == LOOM_DEVICE_CPU)
+        return loom__host_get_limit();
     return loom_device_count() ? atomic_load(&pools[loom_device_get()].limit) : 0;
 }

@@ -55,6 +55,12 @@ static void setup(void)
                                  include_opts[i]);
 }
 
+const char *loom__cuda_include_option(int i)
+{
+    pthread_once(&setup_once, setup);
+    return i < ninclude ? include_opts[i] : NULL;
+}
+
 const char *loom__nvrtc_fingerprint(void)
 {
     pthread_once(&setup_once, setup);

@@ -70,8 +70,8 @@ static int eval_device(const char *fn, loom_array *const *arrays, int n, int *de
     *device = arrays[0]->device;
     for (int i = 1; i < n; i++) {
         if (arrays[i]->device != *device) {
-            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)",
-                        *device, arrays[i]->device);
+            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%s and %s)",
+                        loom__device_label(*device), loom__device_label(arrays[i]->device));
             return LOOM_ERR_INVALID;
         }
     }
@@ -84,6 +84,10 @@ static int eval_locked(const char *fn, loom_array *const *arrays, int n)
 {
     loom__dump_dot_env(arrays, n);
     int device, prev, rc = eval_device(fn, arrays, n, &device);
+    if (rc == LOOM_OK && device == LOOM_DEVICE_CPU)
+        return loom__host_eval(fn, arrays, n);
+    if (rc == LOOM_OK && device == LOOM__DEVICE_BAD_ENV)
+        return loom__device_env_error(fn);
     if (rc || (rc = loom__device_push(fn, device, &prev)))
         return rc;
     rc = eval_on_device(fn, arrays, n, device);
@@ -305,6 +309,11 @@ int loom__read_back(const char *fn, loom_array *a, void *dst, size_t nbytes)
     if (rc)
         return rc;
     loom_buffer *b = loom__node_buffer(a);
+    if (b->device == LOOM_DEVICE_CPU) {
+        if (nbytes)
+            memcpy(dst, b->ptr, nbytes);
+        return loom__check_read(fn, b, NULL);
+    }
     loom_stream *s = loom__stream_current(fn, b->device);
     if (!s)
         return loom_last_error_code();

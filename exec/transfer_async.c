@@ -30,6 +30,10 @@ int loom_get_async(loom_array *a, void *dst, size_t dst_bytes)
                     dst_bytes, loom_dtype_name(loom_dtype_of(a)), need);
         return LOOM_ERR_INVALID;
     }
+    if (a->device == LOOM_DEVICE_CPU) { /* pinned copies are a GPU's; loom_get reads host arrays */
+        loom__error(LOOM_ERR_UNSUPPORTED, fn, "not available on the host device");
+        return LOOM_ERR_UNSUPPORTED;
+    }
     if (need == 0)
         return LOOM_OK;
     int rc = loom__device_init(fn);
@@ -75,6 +79,10 @@ loom_array *loom_asarray_async(const void *data, loom_dtype dtype, int ndim, con
         return NULL;
     }
     int device;
+    if (loom_device_get() == LOOM_DEVICE_CPU) { /* pinned uploads are a GPU's */
+        loom__error(LOOM_ERR_UNSUPPORTED, fn, "not available on the host device");
+        return NULL;
+    }
     if (loom__device_current(fn, &device))
         return NULL;
     if (bytes && !page_locked(data)) {

@@ -9,18 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The calling thread's current device, as loom_device_set last made it (CUDA's default, 0,
- * on a new thread). graph/ only records it; exec/ evaluates each array on its device. */
+/* The calling thread's current device, as loom_device_set last made it (on a new thread the
+ * one LOOM_DEVICE names, else CUDA's default, 0). graph/ only records it; exec/ evaluates each
+ * array on its device. */
 static _Thread_local int current_device;
+static _Thread_local bool device_chosen;
 
 int loom__default_device(void)
 {
+    if (!device_chosen) {
+        current_device = loom__initial_device();
+        device_chosen = true;
+    }
     return current_device;
 }
 
 void loom__set_default_device(int device)
 {
     current_device = device;
+    device_chosen = true;
 }
 
 int64_t loom__fill_ival(double value, loom_dtype dtype)

@@ -634,8 +634,8 @@ loom_array *loom_einsum(const char *subscripts, loom_array *const *operands, int
     }
     for (int i = 1; i < n; i++) {
         if (operands[i]->device != operands[0]->device) {
-            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)",
-                        operands[0]->device, operands[i]->device);
+            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%s and %s)",
+                        loom__device_label(operands[0]->device), loom__device_label(operands[i]->device));
             return NULL;
         }
     }

@@ -253,6 +253,12 @@ void loom__error_save(loom__saved_error *e);
 void loom__error_restore(const loom__saved_error *e);
 /* Formats a shape NumPy-style, "(3,4)" or "(5,)" or "()"; returns buf. */
 char *loom__fmt_shape(char *buf, size_t n, int ndim, const int64_t *shape);
+/* A device as messages name it: "cpu" for the host device (LOOM_DEVICE_CPU), else the GPU's
+ * number. Valid until this thread's fourth later call (a message names two at once). */
+const char *loom__device_label(int device);
+/* The device of arrays made while LOOM_DEVICE holds a value that names no device: evaluating
+ * them reports the bad value (exec/device_env.c). */
+#define LOOM__DEVICE_BAD_ENV (-2)
 
 /* ---- nodes (graph/node.c) ---- */
 

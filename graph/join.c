@@ -114,8 +114,8 @@ static int check_joinable(const char *fn, loom_array *const *in, int n, int axis
             }
         }
         if (in[i]->device != in[0]->device) {
-            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)",
-                        in[0]->device, in[i]->device);
+            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%s and %s)",
+                        loom__device_label(in[0]->device), loom__device_label(in[i]->device));
             return -1;
         }
     }

@@ -106,8 +106,8 @@ static int check_keys(const char *fn, loom_array *const *keys, int nkeys)
             return -1;
         }
         if (a->device != b->device) {
-            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)",
-                        a->device, b->device);
+            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%s and %s)",
+                        loom__device_label(a->device), loom__device_label(b->device));
             return -1;
         }
     }

@@ -108,8 +108,8 @@ loom_array *loom__matmul_any(const char *fn, loom_array *a, loom_array *b)
         }
     }
     if (a->device != b->device) {
-        loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)",
-                    a->device, b->device);
+        loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%s and %s)",
+                    loom__device_label(a->device), loom__device_label(b->device));
         return NULL;
     }
     int64_t ka = a->shape[a->ndim - 1], kb = b->shape[b->ndim == 1 ? 0 : b->ndim - 2];

@@ -95,8 +95,8 @@ static int check_device(const char *fn, const loom_array *a, const loom_array *b
 {
     if (a->device == b->device)
         return 0;
-    loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)", a->device,
-                b->device);
+    loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%s and %s)", loom__device_label(a->device),
+                loom__device_label(b->device));
     return -1;
 }
 

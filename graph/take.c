@@ -73,8 +73,8 @@ loom_array *loom_take_mode(loom_array *a, loom_array *indices, int axis, loom_in
     if (check_index_dtype(fn, indices))
         return NULL;
     if (indices->device != a->device) {
-        loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)",
-                    a->device, indices->device);
+        loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%s and %s)",
+                    loom__device_label(a->device), loom__device_label(indices->device));
         return NULL;
     }
     loom_scope_begin();

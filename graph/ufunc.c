@@ -30,8 +30,8 @@ static loom_array *record(const char *fn, loom_op op, int nin, loom_array *const
     const int64_t *shapes[LOOM_MAX_EW_INPUTS];
     for (int i = 0; i < nin; i++) {
         if (in[i]->device != in[0]->device) {
-            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)",
-                        in[0]->device, in[i]->device);
+            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%s and %s)",
+                        loom__device_label(in[0]->device), loom__device_label(in[i]->device));
             return NULL;
         }
         ndims[i] = in[i]->ndim;

@@ -387,8 +387,8 @@ int loom__ukernel_check_args(const char *fn, const loom_elementwise_kernel *k,
         return loom_last_error_code() ? loom_last_error_code() : LOOM_ERR_INVALID;
     for (int p = 1; p < nargs; p++)
         if (args[p]->device != args[0]->device) {
-            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%d and %d)",
-                        args[0]->device, args[p]->device);
+            loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%s and %s)",
+                        loom__device_label(args[0]->device), loom__device_label(args[p]->device));
             return LOOM_ERR_INVALID;
         }
     for (int p = 0; p < k->nin; p++)

@@ -239,8 +239,8 @@ int loom_raw_kernel_call(loom_raw_kernel *k, const unsigned grid[3], const unsig
         }
     for (int p = 1; p < nargs; p++)
         if (args[p]->device != args[0]->device) {
-            loom__error(LOOM_ERR_INVALID, call_fn, "arrays are on different devices (%d and %d)",
-                        args[0]->device, args[p]->device);
+            loom__error(LOOM_ERR_INVALID, call_fn, "arrays are on different devices (%s and %s)",
+                        loom__device_label(args[0]->device), loom__device_label(args[p]->device));
             return LOOM_ERR_INVALID;
         }
     loom_array *m = loom__multi_alloc(call_fn, LOOM_OP_RAWKERNEL, nargs, args, nouts, results);

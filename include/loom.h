@@ -1457,6 +1457,19 @@ int loom_histogram_estimator(loom_array *a, const char *bins, const double *rang
 loom_array *loom_histogram_bin_edges_estimator(loom_array *a, const char *bins,
                                                const double *range);
 
+/* ---- The host device (docs/host-device.md) ---- */
+
+/* The host device: loom_device_set(LOOM_DEVICE_CPU) makes arrays created afterwards on this
+ * thread live in host memory, and their plans run on the CPU (the same graph, fusion and
+ * steps; generated kernels compiled by a host C++ compiler). loom_device_get returns it while
+ * it is current. LOOM_DEVICE=cpu in the environment makes it every thread's initial device;
+ * LOOM_DEVICE=auto does so when there is no GPU. */
+#define LOOM_DEVICE_CPU (-1)
+
+/* A copy of a's value on device (LOOM_DEVICE_CPU or a GPU id): an explicit move between the
+ * host and a GPU, evaluating a first. The same device gives a new reference to a. */
+loom_array *loom_to_device(loom_array *a, int device);
+
 #ifdef __cplusplus
 }
 #endif

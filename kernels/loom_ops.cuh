@@ -107,9 +107,13 @@ template <class T> LOOM__D T loom__imul(T a, T b) { return (T)((LOOM__U(T))a * (
  * cannot narrow back to a 16-bit instruction, and are truncated by an explicit conversion. */
 template <class T> LOOM__D T loom__ineg(T a) {
     if constexpr (sizeof(T) < 4) {
+#ifdef LOOM_HOST /* the host device's compiler (kernels/loom_host.cuh) has no PTX */
+        return (T)(int)(0u - (unsigned)(int)a);
+#else
         int r;
         asm("neg.s32 %0, %1;" : "=r"(r) : "r"((int)a));
         return (T)r;
+#endif
     } else {
         return (T)((LOOM__U(T))0 - (LOOM__U(T))a);
     }

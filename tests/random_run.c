@@ -239,7 +239,12 @@ int main(int argc, char **argv)
         return 2;
     }
     bool eval = strcmp(argv[1], "--eval") == 0;
-    if (eval && loom_device_count() <= 0) {
+    const char *test_device = getenv("LOOM_TEST_DEVICE");
+    if (test_device && strcmp(test_device, "cpu") == 0 && loom_device_set(LOOM_DEVICE_CPU) != LOOM_OK) {
+        fprintf(stderr, "random_run: %s\n", loom_last_error());
+        return 1;
+    }
+    if (eval && loom_device_get() != LOOM_DEVICE_CPU && loom_device_count() <= 0) {
         printf("random_run: no CUDA device, skipped\n");
         return 77;
     }

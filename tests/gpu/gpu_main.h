@@ -1,17 +1,33 @@
 /* What the main of a GPU test does around its cases: skip without a device, run the cases (often
  * fused and again with LOOM_FUSE=0), hand the pools' cached blocks back so that leak checkers
- * see only real leaks, and report. Include after check.h, with _POSIX_C_SOURCE 200809L defined
- * (setenv). */
+ * see only real leaks, and report. With LOOM_TEST_DEVICE=cpu the cases run on the host device
+ * instead (docs/host-device.md), with or without a GPU. Include after check.h, with
+ * _POSIX_C_SOURCE 200809L defined (setenv). */
 #ifndef LOOM_TEST_GPU_MAIN_H
 #define LOOM_TEST_GPU_MAIN_H
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* False, after saying so, where there is no device: main then returns 77 (SKIP). */
+/* Whether LOOM_TEST_DEVICE=cpu asks for the host device. */
+static inline bool gpu_test_on_host(void)
+{
+    const char *d = getenv("LOOM_TEST_DEVICE");
+    return d && strcmp(d, "cpu") == 0;
+}
+
+/* False, after saying so, where there is no device: main then returns 77 (SKIP). On the host
+ * device every thread starts there (LOOM_DEVICE, read at Loom's first use of a device). */
 static inline bool gpu_test_start(const char *name)
 {
+    if (gpu_test_on_host()) {
+        setenv("LOOM_DEVICE", "cpu", 1);
+        setvbuf(stdout, NULL, _IONBF, 0);
+        printf("%s: on the host device\n", name);
+        return loom_device_set(LOOM_DEVICE_CPU) == LOOM_OK;
+    }
     if (loom_device_count() <= 0) {
         printf("%s: no CUDA device, skipped\n", name);
         return false;

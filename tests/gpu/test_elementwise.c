@@ -3,6 +3,7 @@
  * misaligned inputs, dtypes, eval_many, .npy round trips and a > 2^31-element array. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "gpu_main.h"
 #include "internal.h"
 
 #include <math.h>
@@ -315,10 +316,8 @@ static void test_huge(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_elementwise: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_elementwise"))
         return 77;
-    }
     const char *env = getenv("LOOM_TEST_SEED");
     seed = env ? (unsigned)atoi(env) : (unsigned)time(NULL);
     printf("seed %u (set LOOM_TEST_SEED to repeat)\n", seed);
@@ -329,7 +328,8 @@ int main(void)
     test_views_and_broadcasts();
     test_generators_and_dtypes();
     test_eval_many_and_reuse();
-    test_plan_cache_and_graphs();
+    if (!gpu_test_on_host()) /* the host device neither caches plans nor replays CUDA Graphs */
+        test_plan_cache_and_graphs();
     if (!getenv("LOOM_TEST_SKIP_HUGE"))
         test_huge();
     if (loom_last_error())

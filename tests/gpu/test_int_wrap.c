@@ -6,6 +6,7 @@
  * Skips (77) without a device. */
 #define _POSIX_C_SOURCE 200809L
 #include "reduce_host.h"
+#include "gpu_main.h"
 
 #include <stdlib.h>
 
@@ -118,10 +119,8 @@ static void test_issue_program(const char *mode)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_int_wrap: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_int_wrap"))
         return 77;
-    }
     setvbuf(stdout, NULL, _IONBF, 0);
     test_issue_program("fused");
     test_table("fused");

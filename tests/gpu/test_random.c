@@ -9,6 +9,7 @@
  * GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "gpu_main.h"
 #include "exact_dist.h"
 #include "internal.h"
 #include "philox_ref.h"
@@ -932,10 +933,8 @@ static void check_independent(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("SKIP: no GPU\n");
+    if (!gpu_test_start("gpu_test_random"))
         return 77;
-    }
     check_reference_stream();
     check_reproducible();
     check_independent();

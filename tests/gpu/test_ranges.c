@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "range_cases.h"
 #include "reduce_host.h"
+#include "gpu_main.h"
 
 #include <stdlib.h>
 
@@ -54,10 +55,8 @@ static void run_table(const char *mode)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_ranges: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_ranges"))
         return 77;
-    }
     setvbuf(stdout, NULL, _IONBF, 0);
     run_table("fused");
     setenv("LOOM_FUSE", "0", 1);

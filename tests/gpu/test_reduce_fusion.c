@@ -11,6 +11,7 @@
  * float32 unit roundoff u (reduce_host.h gives the derivation; 16 covers exp/log/rsqrt ulps). */
 #define _POSIX_C_SOURCE 200809L
 #include "reduce_host.h"
+#include "gpu_main.h"
 
 typedef loom_array *(*pattern_fn)(loom_array *const *in);
 
@@ -312,10 +313,8 @@ static void test_argmax_read_late(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_reduce_fusion: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_reduce_fusion"))
         return 77;
-    }
     setvbuf(stdout, NULL, _IONBF, 0);
     rng_seed_from_env();
     test_softmax(64, 8192);

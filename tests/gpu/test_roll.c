@@ -7,6 +7,7 @@
  * of a sliced view, under a reduction). Every value must equal NumPy's. Then random graphs of
  * rolls fused against LOOM_FUSE=0. Reports SKIP (77) without a device. */
 #include "../check.h"
+#include "gpu_main.h"
 #include "../roll_cases.h"
 
 #include <stdlib.h>
@@ -148,10 +149,8 @@ static void random_graphs(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_roll: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_roll"))
         return 77;
-    }
     run_table(true);
     run_table(false);
     random_graphs();

@@ -5,6 +5,7 @@
  * fused producers and consumers, and determinism (two runs, same bits). */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "gpu_main.h"
 #include "internal.h"
 
 #include <math.h>
@@ -290,10 +291,8 @@ static void test_determinism(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_scan: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_scan"))
         return 77;
-    }
     const char *env = getenv("LOOM_TEST_SEED");
     seed = env ? (unsigned)atoi(env) : (unsigned)time(NULL);
     printf("seed %u (set LOOM_TEST_SEED to repeat)\n", seed);
