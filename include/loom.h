@@ -1184,7 +1184,8 @@ loom_array *loom_trim_zeros(loom_array *a, const char *trim);
  * at flat position n; values cast to a's dtype with casting 'safe' (weak scalars: as NumPy). */
 loom_array *loom_putmask(loom_array *a, loom_array *mask, loom_array *values);
 /* np.place(a, mask, vals) as a new array: the k-th true element of mask takes
- * vals[k % vals.size]. An empty vals fails unless a is empty (the mask is not read). */
+ * vals[k % vals.size]. An empty vals reads the mask's count back: NumPy's error when some
+ * element is true, else a itself. */
 loom_array *loom_place(loom_array *a, loom_array *mask, loom_array *vals);
 /* np.copyto(dst, src, casting="same_kind", where) as a new array (where NULL: everywhere). */
 loom_array *loom_copyto(loom_array *dst, loom_array *src, loom_array *where);
@@ -1365,8 +1366,10 @@ loom_array *loom_at_maximum(loom_array *a, const loom_index_term *terms, int nte
                             loom_array *values);
 /* a[terms] = values as a new version: values broadcast to a[terms].shape and cast to a's
  * dtype (unsafe, as NumPy); a repeated position takes its last value. A single boolean term
- * of a's shape is a mask: one value (size 1) goes to every true element; more values are
- * LOOM_ERR_UNSUPPORTED (that needs nonzero). loom_at_set is the same under its own name. */
+ * of a's shape is NumPy's boolean assignment: values 0-d or 1-D, one value for every true
+ * element or exactly one per true element (the count is read back, as for loom_nonzero; else
+ * NumPy's "cannot assign N input values to the M output values where the mask is true").
+ * loom_at_set is the same under its own name. */
 loom_array *loom_setitem(loom_array *a, const loom_index_term *terms, int nterms,
                          loom_array *values);
 loom_array *loom_at_set(loom_array *a, const loom_index_term *terms, int nterms,
@@ -1442,6 +1445,22 @@ loom_array *loom_random_state_lognormal(loom_random_state *rs, double mean, doub
  * CuPy's poisson has a kernel of its own). lam = 0 gives zeros without a draw. */
 loom_array *loom_random_state_poisson(loom_random_state *rs, double lam, int ndim,
                                       const int64_t *shape, loom_dtype dtype);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Selections by a condition, pad options (docs/indexing.md)                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.compress(condition, a, axis): a's slices along axis (LOOM_AXIS_NONE: a flattened) where
+ * the 1-D condition is nonzero. condition may be shorter than the axis; a set element past it
+ * is NumPy's IndexError ("index 3 is out of bounds for axis 0 with size 3"). The count is read
+ * back at the call, as for loom_nonzero; the result is lazy. */
+loom_array *loom_compress(loom_array *condition, loom_array *a, int axis);
+/* np.extract(condition, arr): the elements of flattened arr where flattened condition is
+ * nonzero (condition may be shorter; a set element past arr's size is NumPy's IndexError). */
+loom_array *loom_extract(loom_array *condition, loom_array *arr);
+/* np.where(condition) with one argument, which NumPy defines as np.nonzero(condition):
+ * condition->ndim int64 coordinate arrays written to out (loom_nonzero's contract). */
+int loom_where_nonzero(loom_array *condition, loom_array **out, int max_out);
 
 #ifdef __cplusplus
 }
