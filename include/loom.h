@@ -1140,7 +1140,7 @@ loom_array *loom_resize(loom_array *a, int ndim, const int64_t *shape);
  * after each axis), or 2 (every axis), or 1 (every side). mode: "constant" (NULL), "edge",
  * "wrap", "reflect", "symmetric", "empty" (filled like constant), "maximum", "minimum",
  * "mean", "median" (over the whole axis: NumPy's stat_length=None) and "linear_ramp"
- * (constant_value is its end_values). reflect_type="odd" is not offered. */
+ * (constant_value is its end_values). stat_length and reflect_type: loom_pad_ex. */
 loom_array *loom_pad(loom_array *a, const int64_t *pad_width, int npad, const char *mode,
                      double constant_value);
 /* np.pad(a, before_after, constant_values=value) with 2 * ndim widths. */
@@ -1447,7 +1447,7 @@ loom_array *loom_random_state_poisson(loom_random_state *rs, double lam, int ndi
                                       const int64_t *shape, loom_dtype dtype);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Selections by a condition, pad options (docs/indexing.md)                                   */
+/* Selections by a condition, pad's options (docs/indexing.md)                                 */
 /* ------------------------------------------------------------------------------------------ */
 
 /* np.compress(condition, a, axis): a's slices along axis (LOOM_AXIS_NONE: a flattened) where
@@ -1461,6 +1461,20 @@ loom_array *loom_extract(loom_array *condition, loom_array *arr);
 /* np.where(condition) with one argument, which NumPy defines as np.nonzero(condition):
  * condition->ndim int64 coordinate arrays written to out (loom_nonzero's contract). */
 int loom_where_nonzero(loom_array *condition, loom_array **out, int max_out);
+
+/* np.pad's keywords beyond constant_values, for loom_pad_ex. Zero-initialised: NumPy's defaults. */
+typedef struct loom_pad_options {
+    double constant_value;      /* constant_values (mode "constant"), end_values ("linear_ramp") */
+    const int64_t *stat_length; /* "maximum", "minimum", "mean", "median": NULL (None: the whole
+                                   axis) or nstat lengths read as pad_width (1, 2 or 2 * ndim),
+                                   each clipped to its axis */
+    int nstat;
+    bool reflect_odd;           /* "reflect", "symmetric": reflect_type="odd" (else "even") */
+} loom_pad_options;
+/* np.pad(a, pad_width, mode, **options) (options NULL: the defaults); loom_pad's modes. A
+ * keyword the mode does not take is NumPy's "unsupported keyword arguments for mode ...". */
+loom_array *loom_pad_ex(loom_array *a, const int64_t *pad_width, int npad, const char *mode,
+                        const loom_pad_options *options);
 
 #ifdef __cplusplus
 }

@@ -144,6 +144,9 @@ static inline int run_join(const jcase *c, loom_array **out)
 }
 
 
+static const char *const pad_modes[] = {"constant",  "edge",    "wrap",    "reflect", "symmetric",
+                                         "maximum",   "minimum", "mean",    "median",  "linear_ramp"};
+
 /* The shape routines of tools/gen_shape_cases.py, arguments as it documents them. */
 static inline int run_shape(const jcase *c, loom_array **out)
 {
@@ -165,10 +168,12 @@ static inline int run_shape(const jcase *c, loom_array **out)
     else if (strcmp(f, "resize") == 0)
         r = loom_resize(a, c->nargs, w);
     else if (strcmp(f, "pad") == 0) {
-        static const char *const modes[] = {"constant", "edge",   "wrap",   "reflect",
-                                            "symmetric", "maximum", "minimum", "mean",
-                                            "median",   "linear_ramp"};
-        r = loom_pad(a, w + 1, c->nargs - 1, modes[g[0]], 9);
+        r = loom_pad(a, w + 1, c->nargs - 1, pad_modes[g[0]], 9);
+    } else if (strcmp(f, "pad_ex") == 0) { /* mode odd nstat stat... widths... */
+        int nstat = g[2];
+        loom_pad_options o = {.constant_value = 9, .stat_length = nstat ? w + 3 : NULL,
+                              .nstat = nstat, .reflect_odd = g[1] != 0};
+        r = loom_pad_ex(a, w + 3 + nstat, c->nargs - 3 - nstat, pad_modes[g[0]], &o);
     } else if (strcmp(f, "flipud") == 0)
         r = loom_flipud(a);
     else if (strcmp(f, "fliplr") == 0)

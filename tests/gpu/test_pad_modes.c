@@ -1,6 +1,7 @@
 /* np.pad's modes computed from the values on the GPU against NumPy: every case of
- * tests/data/pad_cases.txt (maximum, minimum, mean, median, linear_ramp over integer, bool and
- * float dtypes). Integer results are exact; float means and ramps are compared to a relative
+ * tests/data/pad_cases.txt (maximum, minimum, mean, median, with and without stat_length,
+ * linear_ramp over integer, bool and float dtypes) and of tests/data/pad_odd_cases.txt
+ * (reflect_type="odd", exact: small integers, integer dtypes wrapping). Integer results are exact; float means and ramps are compared to a relative
  * 1e-6 (float16: 1e-3), since the order of a float sum is Loom's. A median over NaN is NaN.
  * Skips (77) without a device. */
 #define _POSIX_C_SOURCE 200809L
@@ -43,7 +44,8 @@ int main(void)
         printf("gpu_test_pad_modes: no CUDA device, skipped\n");
         return 77;
     }
-    CHECK_EQ_INT(run_table(LOOM_TEST_DATA "/pad_cases.txt", run_shape, check_pad, false), 60);
+    CHECK_EQ_INT(run_table(LOOM_TEST_DATA "/pad_cases.txt", run_shape, check_pad, false), 103);
+    CHECK_EQ_INT(run_table(LOOM_TEST_DATA "/pad_odd_cases.txt", run_shape, check_values, false), 60);
     median_nan();
     CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
     return check_summary("gpu_test_pad_modes");
