@@ -624,6 +624,8 @@ typedef struct loom_stats {
                                     host are not counted */
     uint64_t fft_plan_cache_hits;   /* cuFFT plans found in the plan cache (docs/fft.md) */
     uint64_t fft_plan_cache_misses; /* cuFFT plans made */
+    uint64_t updates_in_place;   /* scatters (at_add, setitem, put...) that wrote their result
+                                    over their old version's bytes (docs/indexing.md) */
 } loom_stats;
 
 void loom_stats_get(loom_stats *out);
