@@ -184,8 +184,11 @@ static loom_array *reflect_odd(const char *fn, loom_array *a, int ax, int64_t be
     loom_array *drift = ew2(fn, LOOM_OP_SUBTRACT, ew2(fn, LOOM_OP_ADD, xr, xr), ew2(fn, LOOM_OP_ADD, x0, x0));
     loom_array *even = where3(fn, on_axis(fn, inside, nd, ax), x,
                               ew2(fn, LOOM_OP_SUBTRACT, ew2(fn, LOOM_OP_ADD, xr, xr), x));
-    loom_array *kd = k ? ew2(fn, LOOM_OP_MULTIPLY, loom__cast(fn, on_axis(fn, k, nd, ax), dt), drift) : NULL;
-    loom_array *v = ew2(fn, LOOM_OP_ADD, even, kd);
+    /* only past the first period: 0 * D would turn an infinite or NaN drift into NaN */
+    loom_array *kk = on_axis(fn, k, nd, ax);
+    loom_array *kd = kk ? ew2(fn, LOOM_OP_MULTIPLY, loom__cast(fn, kk, dt), drift) : NULL;
+    loom_array *v = where3(fn, ew2(fn, LOOM_OP_EQUAL, kk, loom_scalar_int(0)), even,
+                           ew2(fn, LOOM_OP_ADD, even, kd));
     return where3(fn, left, ew2(fn, LOOM_OP_SUBTRACT, ew2(fn, LOOM_OP_ADD, x0, x0), v),
                   where3(fn, right, ew2(fn, LOOM_OP_SUBTRACT, ew2(fn, LOOM_OP_ADD, xr, xr), v), v));
 }
