@@ -70,8 +70,11 @@ loom_array *loom__mask_positions_within(const char *fn, loom_array *a, int64_t n
     if (!both || loom__read_data_dependent(fn, both, NULL, 0, v, sizeof v))
         return loom__scope_return(NULL);
     if (v[1] >= 0) {
-        loom__error(LOOM_ERR_INVALID, fn, "index %lld is out of bounds for axis %d with size %lld",
-                    (long long)v[1], axis, (long long)n);
+        if (n == 0) /* NumPy's take from an empty axis */
+            loom__error(LOOM_ERR_INVALID, fn, "cannot do a non-empty take from an empty axes.");
+        else
+            loom__error(LOOM_ERR_INVALID, fn, "index %lld is out of bounds for axis %d with size %lld",
+                        (long long)v[1], axis, (long long)n);
         return loom__scope_return(NULL);
     }
     return loom__scope_return(v[0] ? positions_node(fn, LOOM_OP_FLATNONZERO, head, v[0])

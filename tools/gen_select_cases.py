@@ -111,6 +111,9 @@ def main():
         if rng.random() < 0.05:
             c = c.reshape(1, -1)
         lines.append(case("compress", [(dt, s)], c, axis))
+    # a set element past an empty axis: NumPy's take message
+    lines.append(case("compress", [("float32", (0, 3))], np.array([True]), 0))
+    lines.append(case("compress", [("int8", (2, 0))], np.array([False, False]), 1))
     for _ in range(30):
         dt = rng.choice(DTYPES)
         s = rshape(rng, rng.randint(0, 3), 1)
