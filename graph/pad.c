@@ -180,17 +180,19 @@ static loom_array *reflect_odd(const char *fn, loom_array *a, int ax, int64_t be
                                   where3(fn, right, where3(fn, first, xr, both), x));
         return ew2(fn, LOOM_OP_LOGICAL_OR, x, edge);
     }
-    /* in a's dtype, as NumPy's 2 * edge - chunk (integers wrap alike) */
-    loom_array *drift = ew2(fn, LOOM_OP_SUBTRACT, ew2(fn, LOOM_OP_ADD, xr, xr), ew2(fn, LOOM_OP_ADD, x0, x0));
-    loom_array *even = where3(fn, on_axis(fn, inside, nd, ax), x,
-                              ew2(fn, LOOM_OP_SUBTRACT, ew2(fn, LOOM_OP_ADD, xr, xr), x));
+    /* in a's dtype, as NumPy's 2 * edge - chunk (integers wrap alike; a complex edge is
+     * multiplied by 2 + 0j, NaN parts spreading as in NumPy) */
+    loom_array *x0x2 = ew2(fn, LOOM_OP_MULTIPLY, x0, loom_scalar_int(2));
+    loom_array *xrx2 = ew2(fn, LOOM_OP_MULTIPLY, xr, loom_scalar_int(2));
+    loom_array *drift = ew2(fn, LOOM_OP_SUBTRACT, xrx2, x0x2);
+    loom_array *even = where3(fn, on_axis(fn, inside, nd, ax), x, ew2(fn, LOOM_OP_SUBTRACT, xrx2, x));
     /* only past the first period: 0 * D would turn an infinite or NaN drift into NaN */
     loom_array *kk = on_axis(fn, k, nd, ax);
     loom_array *kd = kk ? ew2(fn, LOOM_OP_MULTIPLY, loom__cast(fn, kk, dt), drift) : NULL;
     loom_array *v = where3(fn, ew2(fn, LOOM_OP_EQUAL, kk, loom_scalar_int(0)), even,
                            ew2(fn, LOOM_OP_ADD, even, kd));
-    return where3(fn, left, ew2(fn, LOOM_OP_SUBTRACT, ew2(fn, LOOM_OP_ADD, x0, x0), v),
-                  where3(fn, right, ew2(fn, LOOM_OP_SUBTRACT, ew2(fn, LOOM_OP_ADD, xr, xr), v), v));
+    return where3(fn, left, ew2(fn, LOOM_OP_SUBTRACT, x0x2, v),
+                  where3(fn, right, ew2(fn, LOOM_OP_SUBTRACT, xrx2, v), v));
 }
 
 static loom_array *pad_axis(const char *fn, loom_array *a, int ax, int64_t before, int64_t after,

@@ -64,6 +64,18 @@ static void odd_nonfinite(void)
             bad += isnan(want[k][i]) ? !isnan(got[i]) : got[i] != want[k][i];
         CHECK_EQ_INT(bad, 0);
     }
+    /* complex: the edge times 2 + 0j, so a NaN part makes both parts NaN (NumPy's
+     * np.pad([1+nanj, 2, 3], 1, "reflect", reflect_type="odd") real parts: nan 1 2 3 4) */
+    const float cin[] = {1, N, 2, 0, 3, 0}, cre[] = {N, 1, 2, 3, 4}, cim[] = {N, N, 0, 0, 0};
+    loom_array *c = loom_pad_ex(loom_asarray(cin, LOOM_COMPLEX64, 1, &three), (int64_t[]){1}, 1,
+                                "reflect", &odd);
+    float cg[10];
+    CHECK_EQ_INT(loom_get(c, cg, sizeof cg), LOOM_OK);
+    int bad = 0;
+    for (int i = 0; i < 5; i++)
+        bad += (isnan(cre[i]) ? !isnan(cg[2 * i]) : cg[2 * i] != cre[i]) +
+               (isnan(cim[i]) ? !isnan(cg[2 * i + 1]) : cg[2 * i + 1] != cim[i]);
+    CHECK_EQ_INT(bad, 0);
     loom_scope_end();
 }
 
