@@ -1160,7 +1160,8 @@ int loom_meshgrid(loom_array *const *arrays, int n, const char *indexing, bool s
                   loom_array **out);
 /* np.indices(dims, dtype): shape (ndim, *dims), made of generators. */
 loom_array *loom_indices(int ndim, const int64_t *dims, loom_dtype dtype);
-/* np.ix_ of 1-D integer arrays: n views written to out (boolean arrays: unsupported yet). */
+/* np.ix_ of 1-D integer or boolean arrays: n views written to out; a boolean array stands for
+ * its nonzero() positions (its count read back at the call, as for loom_nonzero). */
 int loom_ix(loom_array *const *arrays, int n, loom_array **out);
 /* np.tri(n, m, k, dtype) (m < 0: m = n), a generator expression. */
 loom_array *loom_tri(int64_t n, int64_t m, int64_t k, loom_dtype dtype);

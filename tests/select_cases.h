@@ -1,6 +1,6 @@
 /* The NumPy table of selections by a condition and boolean assignment
  * (tools/gen_select_cases.py -> tests/data/select_cases.txt): compress, extract, one-argument
- * where, a[mask] = values and place. Shared by tests/test_select_cond.c (CPU: the cases that
+ * where, ix_ with a boolean array, a[mask] = values and place. Shared by tests/test_select_cond.c (CPU: the cases that
  * need no read-back in full, the others must try exactly one read-back) and
  * tests/gpu/test_select_cond.c (every case on the device). */
 #ifndef LOOM_TEST_SELECT_CASES_H
@@ -41,6 +41,8 @@ static inline int run_select(const char *func, loom_array *const *in, const char
     loom_array *c = make_cond(args, &used);
     if (strcmp(func, "extract") == 0)
         return (out[0] = loom_extract(c, in[0])) != NULL;
+    if (strcmp(func, "ix") == 0)
+        return loom_ix((loom_array *[]){c, in[0]}, 2, out) == LOOM_OK ? 2 : 0;
     if (strcmp(func, "where") == 0) {
         int n = loom_where_nonzero(c, out, MAX_OUT);
         return n > 0 ? n : 0;

@@ -10,7 +10,7 @@ One case per line:  func | read | inputs | args | result
           model of docs/unique.md): without a device the call then fails with
           LOOM_ERR_NO_DEVICE after one forced evaluation; 0 when the call needs no read
   inputs: dtype:shape, filled as tools/gen_join_cases.py fills input k
-  args:   compress: axis (N: None) COND;  extract, where: COND;
+  args:   compress: axis (N: None) COND;  extract, where: COND;  ix: COND (np.ix_(COND, input));
           setitem_mask: COND (inputs: a, values);  place: COND (inputs: a, vals)
   COND:   cdtype ndim dims... values... (cdtype 0 bool, 1 int64, 2 float64)
   result: ok k (dtype shape values)... / err message
@@ -51,6 +51,8 @@ def run(func, a, cond, axis):
         return [np.extract(cond, a[0])]
     if func == "where":
         return list(np.where(cond))
+    if func == "ix":
+        return list(np.ix_(cond, a[0]))
     if func == "setitem_mask":
         r = a[0].copy()
         r[cond] = a[1]
@@ -69,6 +71,8 @@ def reads(func, a, cond, axis):
         return cond.ndim == 1 and ok_axis and cond.size > 0
     if func == "extract":
         return cond.size > 0
+    if func == "ix":
+        return cond.ndim == 1 and cond.size > 0
     if func == "where":
         return cond.ndim > 0 and cond.size > 0
     if func == "setitem_mask":
@@ -122,6 +126,8 @@ def main():
         lines.append(case("extract", [(dt, s)], rand_cond(rng, cs)))
     for _ in range(25):
         lines.append(case("where", [], rand_cond(rng, rshape(rng, rng.randint(0, 3), 0))))
+    for shape in ((5,), (0,), (3,), (2, 2)):
+        lines.append(case("ix", [("int32", (3,))], rand_cond(rng, shape, np.bool_)))
     for _ in range(60):
         dt = rng.choice(DTYPES)
         s = rshape(rng, rng.randint(1, 3), 1)
