@@ -1,8 +1,8 @@
 /* The NumPy table of selections by a condition and boolean assignment
  * (tools/gen_select_cases.py -> tests/data/select_cases.txt): compress, extract, one-argument
- * where, ix_ with a boolean array, a[mask] = values and place. Shared by tests/test_select_cond.c (CPU: the cases that
- * need no read-back in full, the others must try exactly one read-back) and
- * tests/gpu/test_select_cond.c (every case on the device). */
+ * where, ix_ with a boolean array, a[mask] = values and place. Shared by
+ * tests/test_select_cond.c (CPU: the cases that need no read-back in full, the others must try
+ * exactly one read-back) and tests/gpu/test_select_cond.c (every case on the device). */
 #ifndef LOOM_TEST_SELECT_CASES_H
 #define LOOM_TEST_SELECT_CASES_H
 

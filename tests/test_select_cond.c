@@ -1,5 +1,6 @@
 /* Selections by a condition and boolean assignment without a GPU (tests/select_cases.h):
- * compress, extract, one-argument where, a[mask] = values and place against NumPy's table.
+ * compress, extract, one-argument where, ix_ of a mask, a[mask] = values and place against
+ * NumPy's table.
  * A case that needs no read-back (an empty condition, an error the call sees, one value
  * through a mask, place with values) is checked in full: dtype, shape, values through
  * tests/graph_eval.h, NumPy's message. A case whose length or check needs the condition's count

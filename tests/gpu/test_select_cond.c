@@ -1,6 +1,6 @@
 /* Selections by a condition and boolean assignment on the GPU against NumPy: every case of
- * tests/data/select_cases.txt (compress, extract, one-argument where, ix_ of a mask, a[mask] = values, place;
- * every dtype, conditions shorter and longer than the axis, empty ones, NumPy's errors found by
+ * tests/data/select_cases.txt (compress, extract, one-argument where, ix_ of a mask,
+ * a[mask] = values, place; every dtype, conditions shorter and longer than the axis, empty ones, NumPy's errors found by
  * the read-back: "index 3 is out of bounds ...", "cannot assign N input values to the M output
  * values ...", "Cannot insert from an empty array!") evaluated on the device, fused and with
  * LOOM_FUSE=0, values compared exactly. Then a[mask] = b[mask] on 2^20 + 3 computed elements
