@@ -1177,8 +1177,9 @@ loom_array *loom_fill_diagonal(loom_array *a, double value, bool wrap);
 loom_array *loom_choose(loom_array *a, loom_array *const *choices, int n, loom_index_mode mode);
 /* np.vander(x, n, increasing) of a 1-D x (n < 0: len(x)), as NumPy's cumulative product. */
 loom_array *loom_vander(loom_array *x, int64_t n, bool increasing);
-/* np.trim_zeros of a 1-D array, trim "f", "b" or "fb" (NULL): reads the values now (the
- * length depends on them) and returns a view. */
+/* np.trim_zeros(a, trim) (NumPy 2.2's axis=None: every axis of an N-d array cut to the box of
+ * its nonzero elements), trim "f", "b" or "fb" (NULL): reads which rows hold a nonzero element
+ * now (the shape depends on them, as for loom_nonzero) and returns a view. */
 loom_array *loom_trim_zeros(loom_array *a, const char *trim);
 
 /* ---- updates as new versions (the inputs never change; docs/indexing.md) ---- */
@@ -1464,6 +1465,8 @@ loom_array *loom_extract(loom_array *condition, loom_array *arr);
 /* np.where(condition) with one argument, which NumPy defines as np.nonzero(condition):
  * condition->ndim int64 coordinate arrays written to out (loom_nonzero's contract). */
 int loom_where_nonzero(loom_array *condition, loom_array **out, int max_out);
+/* np.trim_zeros(a, trim, axis) with one axis cut (loom_trim_zeros cuts every axis). */
+loom_array *loom_trim_zeros_axis(loom_array *a, const char *trim, int axis);
 
 /* np.pad's keywords beyond constant_values, for loom_pad_ex. Zero-initialised: NumPy's defaults. */
 typedef struct loom_pad_options {

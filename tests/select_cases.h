@@ -38,6 +38,13 @@ static inline int run_select(const char *func, loom_array *const *in, const char
         int axis = strcmp(args[0], "N") == 0 ? LOOM_AXIS_NONE : atoi(args[0]);
         return (out[0] = loom_compress(make_cond(args + 1, &used), in[0], axis)) != NULL;
     }
+    if (strcmp(func, "trim_zeros") == 0) {
+        static const char *const trims[] = {"fb", "f", "b", "fx"};
+        int axis = strcmp(args[0], "N") == 0 ? LOOM_AXIS_NONE : atoi(args[0]);
+        loom_array *x = make_cond(args + 2, &used);
+        const char *t = trims[atoi(args[1])];
+        return (out[0] = axis == LOOM_AXIS_NONE ? loom_trim_zeros(x, t) : loom_trim_zeros_axis(x, t, axis)) != NULL;
+    }
     loom_array *c = make_cond(args, &used);
     if (strcmp(func, "extract") == 0)
         return (out[0] = loom_extract(c, in[0])) != NULL;
@@ -103,9 +110,11 @@ static inline int run_select_table(const char *path, bool (*check_numpy)(bool re
             done_read(where, nout);
         } else if (strncmp(result, "err ", 4) == 0) {
             char want[512];
+            bool axis = strcmp(func, "trim_zeros") == 0 && strcmp(args[0], "N") != 0;
             snprintf(want, sizeof want, "loom_%s: %s",
                      strcmp(func, "where") == 0          ? "where_nonzero"
                      : strcmp(func, "setitem_mask") == 0 ? "setitem"
+                     : axis                              ? "trim_zeros_axis"
                                                          : func,
                      result + 4);
             CHECK(nout == 0);

@@ -11,6 +11,7 @@ One case per line:  func | read | inputs | args | result
           LOOM_ERR_NO_DEVICE after one forced evaluation; 0 when the call needs no read
   inputs: dtype:shape, filled as tools/gen_join_cases.py fills input k
   args:   compress: axis (N: None) COND;  extract, where: COND;  ix: COND (np.ix_(COND, input));
+          trim_zeros: axis (N: None) trim (0 "fb", 1 "f", 2 "b", 3 "fx") COND (the array);
           setitem_mask: COND (inputs: a, values);  place: COND (inputs: a, vals)
   COND:   cdtype ndim dims... values... (cdtype 0 bool, 1 int64, 2 float64)
   result: ok k (dtype shape values)... / err message
@@ -44,7 +45,10 @@ def rand_cond(rng, shape, dtype=None):
     return np.array(v, dtype=np.int64).astype(dtype).reshape(shape)
 
 
-def run(func, a, cond, axis):
+TRIMS = ["fb", "f", "b", "fx"]
+
+
+def run(func, a, cond, axis, trim=None):
     if func == "compress":
         return [np.compress(cond, a[0], axis=axis)]
     if func == "extract":
@@ -53,6 +57,8 @@ def run(func, a, cond, axis):
         return list(np.where(cond))
     if func == "ix":
         return list(np.ix_(cond, a[0]))
+    if func == "trim_zeros":
+        return [np.trim_zeros(cond, trim, axis=axis)]
     if func == "setitem_mask":
         r = a[0].copy()
         r[cond] = a[1]
@@ -62,7 +68,7 @@ def run(func, a, cond, axis):
     return [r]
 
 
-def reads(func, a, cond, axis):
+def reads(func, a, cond, axis, trim=None):
     """Whether Loom reads the count back at the call (mirrors graph/compress.c,
     graph/scatter.c and graph/update.c)."""
     if func == "compress":
@@ -73,6 +79,10 @@ def reads(func, a, cond, axis):
         return cond.size > 0
     if func == "ix":
         return cond.ndim == 1 and cond.size > 0
+    if func == "trim_zeros":
+        nd = cond.ndim
+        return (cond.size > 0 and nd > 0 and (axis is None or -nd <= axis < nd) and
+                set(trim) <= set("fbFB"))
     if func == "where":
         return cond.ndim > 0 and cond.size > 0
     if func == "setitem_mask":
@@ -84,17 +94,18 @@ def reads(func, a, cond, axis):
     return a[1].size == 0 and a[0].size > 0 and cond.size == a[0].size
 
 
-def case(func, specs, cond, axis=None):
+def case(func, specs, cond, axis=None, trim=None):
     a = [input_values(k, dt, shape) for k, (dt, shape) in enumerate(specs)]
     try:
-        out = run(func, a, cond, axis)
+        out = run(func, a, cond, axis, TRIMS[trim] if trim is not None else None)
         result = f"ok {len(out)} " + " ".join(fmt_array(r) for r in out)
     except (ValueError, IndexError, TypeError) as e:
         result = f"err {e}"
-    args = ([] if func != "compress" else ["N" if axis is None else str(axis)]) + \
-        [str(x) for x in cond_args(cond)]
+    head = [] if func not in ("compress", "trim_zeros") else ["N" if axis is None else str(axis)]
+    head += [] if trim is None else [str(trim)]
+    args = head + [str(x) for x in cond_args(cond)]
     inputs = " ".join(f"{dt}:{fmt_shape(s)}" for dt, s in specs)
-    read = int(reads(func, a, cond, axis))
+    read = int(reads(func, a, cond, axis, TRIMS[trim] if trim is not None else None))
     return f"{func} | {read} | {inputs} | {' '.join(args)} | {result.rstrip()}"
 
 
@@ -128,6 +139,16 @@ def main():
         lines.append(case("where", [], rand_cond(rng, rshape(rng, rng.randint(0, 3), 0))))
     for shape in ((5,), (0,), (3,), (2, 2)):
         lines.append(case("ix", [("int32", (3,))], rand_cond(rng, shape, np.bool_)))
+    for _ in range(30):
+        # a box of nonzero values inside zeros, sometimes none
+        s = rshape(rng, rng.randint(0, 3), 0 if rng.random() < 0.1 else 1, 6)
+        c = np.zeros(s, dtype=rng.choice(CDTYPES))
+        if c.size and rng.random() < 0.85:
+            box = tuple(slice(rng.randint(0, n - 1), None) for n in s)
+            c[box] = rand_cond(rng, c[box].shape, c.dtype.type)
+        axis = None if rng.random() < 0.5 or not c.ndim else rng.randint(-c.ndim - 1, c.ndim)
+        trim = 3 if rng.random() < 0.05 else rng.randint(0, 2)
+        lines.append(case("trim_zeros", [], c, axis, trim))
     for _ in range(60):
         dt = rng.choice(DTYPES)
         s = rshape(rng, rng.randint(1, 3), 1)
