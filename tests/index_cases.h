@@ -229,6 +229,30 @@ static inline int run_shape(const jcase *c, loom_array **out)
  * through graph_eval.h, on the GPU by reading it back), advancing *p past it. */
 typedef void (*case_checker)(const char *where, loom_array *r, char **p);
 
+/* Checks a call's nout results out against the table's result: "err MESSAGE" must be the
+ * failure of loom_<name> with MESSAGE, "ok K ..." K results, each checked by check. */
+static inline void check_result(const char *where, const char *name, char *result, int nout,
+                                loom_array **out, case_checker check)
+{
+    if (strncmp(result, "err ", 4) == 0) {
+        char want[512];
+        snprintf(want, sizeof want, "loom_%s: %s", name, result + 4);
+        CHECK(nout == 0);
+        CHECK_STR(loom_last_error(), want);
+        if (nout || !loom_last_error() || strcmp(loom_last_error(), want))
+            fprintf(stderr, "%s\n", where);
+        return;
+    }
+    char *q;
+    strtok_r(result, " ", &q); /* "ok" */
+    int want = atoi(strtok_r(NULL, " ", &q));
+    CHECK_EQ_INT(nout, want);
+    if (nout != want)
+        fprintf(stderr, "%s: %s\n", where, loom_last_error());
+    for (int i = 0; i < nout && nout == want; i++)
+        check(where, out[i], &q);
+}
+
 /* Runs every case of a table in tools/gen_join_cases.py's format through run; failures must
  * match NumPy's message ("loom_<func>: ..."; check_errors false skips them). Returns the
  * number of cases. */
@@ -279,24 +303,7 @@ static inline int run_table(const char *path, int (*run)(const jcase *, loom_arr
         loom_array *out[MAX_OUT] = {0};
         loom_clear_error();
         int nout = run(&c, out);
-        if (err) {
-            char want[512];
-            const char *name = strcmp(c.func, "ix_") == 0 ? "ix" : c.func;
-            snprintf(want, sizeof want, "loom_%s: %s", name, result + 4);
-            CHECK(nout == 0);
-            CHECK_STR(loom_last_error(), want);
-            if (nout || !loom_last_error() || strcmp(loom_last_error(), want))
-                fprintf(stderr, "%s\n", where);
-        } else {
-            char *q;
-            strtok_r(result, " ", &q); /* "ok" */
-            int want = atoi(strtok_r(NULL, " ", &q));
-            CHECK_EQ_INT(nout, want);
-            if (nout != want)
-                fprintf(stderr, "%s: %s\n", where, loom_last_error());
-            for (int i = 0; i < nout && nout == want; i++)
-                check(where, out[i], &q);
-        }
+        check_result(where, strcmp(c.func, "ix_") == 0 ? "ix" : c.func, result, nout, out, check);
         loom_scope_end();
     }
     free(line);

@@ -20,6 +20,17 @@ static inline loom_plan *test_plan(loom_array *const *arrays, int n, bool fuse)
     return p;
 }
 
+/* The number of kernel steps of the plan evaluating r (fused). */
+static inline int test_plan_kernels(loom_array *r)
+{
+    loom_plan *p = test_plan(&r, 1, true);
+    int n = 0;
+    for (int i = 0; p && i < p->nsteps; i++)
+        n += p->steps[i].kind == LOOM_STEP_KERNEL;
+    loom__plan_free(p);
+    return n;
+}
+
 /* Compiles every kernel step with work of that plan for sm_90 (a failed check each time NVRTC
  * refuses one; verbose prints every source). Returns the plan's step count, -1 when planning
  * failed. */

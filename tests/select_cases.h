@@ -7,6 +7,7 @@
 #define LOOM_TEST_SELECT_CASES_H
 
 #include "index_cases.h"
+#include "table_lines.h"
 
 /* COND of the table's args (cdtype ndim dims... values...) as an array; *used gets the
  * number of args it took. */
@@ -61,6 +62,58 @@ static inline int run_select(const char *func, loom_array *const *in, const char
     return (out[0] = loom_place(in[0], c, in[1])) != NULL;
 }
 
+/* What run_select_table was asked to do with each case (table_for_each_line's callback takes
+ * the line only). */
+static struct {
+    bool (*check_numpy)(bool reads);
+    void (*done_read)(const char *where, int nout);
+    case_checker check;
+    int ncases;
+} select_run;
+
+static inline void select_case(char *line)
+{
+    char where[160];
+    snprintf(where, sizeof where, "select_cases.txt:%d", ++select_run.ncases);
+    char *fields[5], *save, *p, *tok;
+    fields[0] = strtok_r(line, "|", &save);
+    for (int i = 1; i < 5; i++)
+        fields[i] = strtok_r(NULL, "|", &save);
+    char func[32];
+    sscanf(fields[0], "%31s", func);
+    bool reads = atoi(fields[1]) != 0;
+    loom_scope_begin();
+    loom_array *in[MAX_IN];
+    int nin = 0;
+    for (tok = strtok_r(fields[2], " ", &p); tok; tok = strtok_r(NULL, " ", &p)) {
+        char *colon = strchr(tok, ':');
+        *colon = 0;
+        int64_t shape[LOOM_MAXDIMS];
+        int nd = parse_shape(colon + 1, shape);
+        in[nin] = make_input(nin, loom_dtype_from_name(tok), nd, shape);
+        nin++;
+    }
+    const char *args[256];
+    int nargs = 0;
+    for (tok = strtok_r(fields[3], " ", &p); tok && nargs < 256; tok = strtok_r(NULL, " ", &p))
+        args[nargs++] = tok;
+    bool numpy = select_run.check_numpy(reads);
+    loom_array *out[MAX_OUT] = {0};
+    loom_clear_error();
+    int nout = run_select(func, in, args, out);
+    bool axis = strcmp(func, "trim_zeros") == 0 && strcmp(args[0], "N") != 0;
+    if (!numpy)
+        select_run.done_read(where, nout);
+    else
+        check_result(where,
+                     strcmp(func, "where") == 0          ? "where_nonzero"
+                     : strcmp(func, "setitem_mask") == 0 ? "setitem"
+                     : axis                              ? "trim_zeros_axis"
+                                                         : func,
+                     fields[4] + 1, nout, out, select_run.check);
+    loom_scope_end();
+}
+
 /* Every case of the table: check_numpy is called before each call with the case's read flag
  * and says whether to check the result against NumPy (true) or to hand the call's outcome to
  * done_read (false). Returns the number of cases. */
@@ -68,73 +121,11 @@ static inline int run_select_table(const char *path, bool (*check_numpy)(bool re
                                    void (*done_read)(const char *where, int nout),
                                    case_checker check)
 {
-    FILE *f = fopen(path, "r");
-    CHECK(f != NULL);
-    if (!f)
-        return 0;
-    char *line = NULL;
-    size_t cap = 0;
-    int ncases = 0;
-    while (getline(&line, &cap, f) > 0) {
-        line[strcspn(line, "\n")] = 0;
-        char where[160];
-        snprintf(where, sizeof where, "select_cases.txt:%d", ++ncases);
-        char *fields[5], *save, *p, *tok;
-        fields[0] = strtok_r(line, "|", &save);
-        for (int i = 1; i < 5; i++)
-            fields[i] = strtok_r(NULL, "|", &save);
-        char func[32];
-        sscanf(fields[0], "%31s", func);
-        bool reads = atoi(fields[1]) != 0;
-        loom_scope_begin();
-        loom_array *in[MAX_IN];
-        int nin = 0;
-        for (tok = strtok_r(fields[2], " ", &p); tok; tok = strtok_r(NULL, " ", &p)) {
-            char *colon = strchr(tok, ':');
-            *colon = 0;
-            int64_t shape[LOOM_MAXDIMS];
-            int nd = parse_shape(colon + 1, shape);
-            in[nin] = make_input(nin, loom_dtype_from_name(tok), nd, shape);
-            nin++;
-        }
-        const char *args[256];
-        int nargs = 0;
-        for (tok = strtok_r(fields[3], " ", &p); tok && nargs < 256; tok = strtok_r(NULL, " ", &p))
-            args[nargs++] = tok;
-        bool numpy = check_numpy(reads);
-        loom_array *out[MAX_OUT] = {0};
-        loom_clear_error();
-        int nout = run_select(func, in, args, out);
-        char *result = fields[4] + 1, *q;
-        if (!numpy) {
-            done_read(where, nout);
-        } else if (strncmp(result, "err ", 4) == 0) {
-            char want[512];
-            bool axis = strcmp(func, "trim_zeros") == 0 && strcmp(args[0], "N") != 0;
-            snprintf(want, sizeof want, "loom_%s: %s",
-                     strcmp(func, "where") == 0          ? "where_nonzero"
-                     : strcmp(func, "setitem_mask") == 0 ? "setitem"
-                     : axis                              ? "trim_zeros_axis"
-                                                         : func,
-                     result + 4);
-            CHECK(nout == 0);
-            CHECK_STR(loom_last_error(), want);
-            if (nout || !loom_last_error() || strcmp(loom_last_error(), want))
-                fprintf(stderr, "%s\n", where);
-        } else {
-            strtok_r(result, " ", &q); /* "ok" */
-            int want = atoi(strtok_r(NULL, " ", &q));
-            CHECK_EQ_INT(nout, want);
-            if (nout != want)
-                fprintf(stderr, "%s: %s\n", where, loom_last_error());
-            for (int i = 0; i < nout && nout == want; i++)
-                check(where, out[i], &q);
-        }
-        loom_scope_end();
-    }
-    free(line);
-    fclose(f);
-    return ncases;
+    select_run.check_numpy = check_numpy;
+    select_run.done_read = done_read;
+    select_run.check = check;
+    select_run.ncases = 0;
+    return table_for_each_line(path, select_case);
 }
 
 #endif

@@ -37,16 +37,6 @@ static void done_read(const char *where, int nout)
         fprintf(stderr, "%s: %s\n", where, loom_last_error());
 }
 
-static int kernels(loom_array *r)
-{
-    loom_plan *p = test_plan(&r, 1, true);
-    int n = 0;
-    for (int i = 0; p && i < p->nsteps; i++)
-        n += p->steps[i].kind == LOOM_STEP_KERNEL;
-    loom__plan_free(p);
-    return n;
-}
-
 /* One value through a whole mask is one where() kernel with the mask's producer (and the
  * value's one-element cast); place is a scan of the mask, then a kernel; both compile. */
 static void plans(void)
@@ -58,11 +48,11 @@ static void plans(void)
     loom_array *m = loom_greater_scalar(loom_sin(a), 0.0);
     loom_index_term t = {.kind = LOOM_INDEX_ARRAY, .array = m};
     loom_array *r = loom_setitem(a, &t, 1, loom_scalar(7.0));
-    CHECK_EQ_INT(kernels(r), 2);
+    CHECK_EQ_INT(test_plan_kernels(r), 2);
     CHECK(test_compile_plan(&r, 1, true, false) > 0);
     loom_array *p = loom_place(a, m, loom_arange(0, 3, 1, LOOM_FLOAT32));
     CHECK(p != NULL && loom_shape(p)[0] == 3);
-    CHECK(kernels(p) >= 2);
+    CHECK(test_plan_kernels(p) >= 2);
     CHECK(test_compile_plan(&p, 1, true, false) > 0);
     loom_scope_end();
 }

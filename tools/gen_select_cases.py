@@ -21,6 +21,7 @@ import random
 import numpy as np
 
 from gen_join_cases import fmt_array, input_values
+from gen_shape_cases import rshape
 
 CDTYPES = [np.bool_, np.int64, np.float64]
 DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64",
@@ -107,10 +108,6 @@ def case(func, specs, cond, axis=None, trim=None):
     inputs = " ".join(f"{dt}:{fmt_shape(s)}" for dt, s in specs)
     read = int(reads(func, a, cond, axis, TRIMS[trim] if trim is not None else None))
     return f"{func} | {read} | {inputs} | {' '.join(args)} | {result.rstrip()}"
-
-
-def rshape(rng, nd, lo=0, hi=4):
-    return tuple(rng.randint(lo, hi) for _ in range(nd))
 
 
 def main():
