@@ -121,6 +121,10 @@ int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s);
 int loom__buffer_wait(const char *fn, loom_buffer *b, loom_stream *s);
 /* The stream b was allocated on (borrowed). */
 loom_stream *loom__buffer_stream(const loom_buffer *b);
+/* Whether work on s may write over b's memory: b is a pool allocation of its own (no part,
+ * no wrapped memory, no status check) at home on s, held by one reference, and no other
+ * stream's use of it is recorded. */
+bool loom__buffer_writable_on(const loom_buffer *b, const loom_stream *s);
 /* Called by an allocation that ran out of device memory, on the allocating thread, before it
  * synchronizes the device, trims the pool and retries: the executor frees what its caches hold
  * on the device (exec/run.c). It must not wait for a Loom lock: the allocating thread may hold
@@ -302,6 +306,7 @@ typedef enum loom__stat {
     LOOM__STAT_HOST_SYNCS,
     LOOM__STAT_FFT_PLAN_HITS,
     LOOM__STAT_FFT_PLAN_MISSES,
+    LOOM__STAT_UPDATES_IN_PLACE,
     LOOM__STAT_COUNT
 } loom__stat;
 

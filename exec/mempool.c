@@ -311,6 +311,18 @@ loom_stream *loom__buffer_stream(const loom_buffer *b)
     return allocation(b)->home;
 }
 
+bool loom__buffer_writable_on(const loom_buffer *b, const loom_stream *s)
+{
+    if (b->free_fn != devbuf_free || b->parent || b->check ||
+        atomic_load_explicit(&b->refcount, memory_order_acquire) != 1)
+        return false;
+    const devbuf *d = (const devbuf *)b;
+    pthread_mutex_lock(&uses_lock);
+    bool alone = d->uses == NULL;
+    pthread_mutex_unlock(&uses_lock);
+    return alone && !d->release && d->home->handle == s->handle;
+}
+
 int loom__buffer_record_use(const char *fn, loom_buffer *b, loom_stream *s)
 {
     devbuf *d = allocation(b);

@@ -127,6 +127,28 @@ static int record_input_uses(const char *fn, const loom_plan *p, loom_stream *s)
     return rc;
 }
 
+/* The old version's buffer, for a requested SCATTER that may write over it: the old version
+ * is one of the plan's inputs that nothing but the scatter refers to (no user handle, scope,
+ * view or other node), its buffer is an allocation of its own on s that nobody else holds,
+ * and the scatter's kernel is the plan's last step, so a failure before it leaves the old
+ * value whole. That kernel reads element t of the old version just before it writes element
+ * t (docs/indexing.md, "Buffers"). A new reference, or NULL. */
+static loom_buffer *reusable_old_buffer(const loom_plan *p, int b, loom_stream *s)
+{
+    const loom_plan_buffer *pb = &p->buffers[b];
+    const loom_array *n = pb->node;
+    if (n->op != LOOM_OP_SCATTER || pb->producer != p->nsteps - 1 || n->ninputs < 1)
+        return NULL;
+    loom_array *old = n->inputs[0];
+    loom_buffer *ob = loom__node_buffer(old);
+    if (!ob || old->op == LOOM_OP_VIEW || ob->bytes != pb->bytes ||
+        atomic_load_explicit(&old->refcount, memory_order_acquire) != 1 ||
+        !loom__buffer_writable_on(ob, s))
+        return NULL;
+    atomic_fetch_add_explicit(&ob->refcount, 1, memory_order_relaxed);
+    return ob;
+}
+
 static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int device)
 {
     int rc;
@@ -191,6 +213,7 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
             goto done;
     }
     status_bytes = 0;
+    int in_place = p->temps_in_place;
     for (int b = 0; b < p->nbuffers; b++) {
         const loom_plan_buffer *pb = &p->buffers[b];
         if (pb->role == LOOM_BUF_INPUT) {
@@ -204,6 +227,9 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         } else if (pb->role == LOOM_BUF_TEMP) {
             /* no arena when every temporary is empty (a scan of a 0-size array) */
             addr[b] = arena ? (char *)arena->ptr + pb->arena_offset : NULL;
+        } else if ((fresh[b] = reusable_old_buffer(p, b, s))) {
+            addr[b] = fresh[b]->ptr;
+            in_place++;
         } else if (!(fresh[b] = loom__buffer_alloc_for(
                          fn, describe(what, sizeof what, pb->node, true), pb->bytes,
                          device, s))) {
@@ -218,6 +244,8 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
         loom__nvtx_push(loom__cached_plan_range(e));
     if (rc == LOOM_OK)
         rc = loom__plan_cache_run(fn, e, addr, s, props);
+    if (rc == LOOM_OK && in_place)
+        loom__stat_add(LOOM__STAT_UPDATES_IN_PLACE, (uint64_t)in_place);
     loom__nvtx_pop();
     /* Before the inputs can be dropped below: their frees must wait for this plan's reads. */
     int used = record_input_uses(fn, p, s);

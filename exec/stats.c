@@ -52,6 +52,7 @@ void loom_stats_get(loom_stats *out)
     out->host_syncs = get(&counters[LOOM__STAT_HOST_SYNCS]);
     out->fft_plan_cache_hits = get(&counters[LOOM__STAT_FFT_PLAN_HITS]);
     out->fft_plan_cache_misses = get(&counters[LOOM__STAT_FFT_PLAN_MISSES]);
+    out->updates_in_place = get(&counters[LOOM__STAT_UPDATES_IN_PLACE]);
     for (int i = 0; i < LOOM_EVAL_NUM_REASONS; i++) {
         out->forced_evals_by_reason[i] = get(&forced[i]);
         out->forced_evals += out->forced_evals_by_reason[i];

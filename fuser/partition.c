@@ -207,26 +207,83 @@ static void extend_liveness_to_operands(loom_plan *p)
     }
 }
 
-/* Arena offsets from liveness: a temporary may reuse bytes whose last reader ran before its
- * producer, so the same plan always gets the same layout. Every node's byte count fits int64
- * (record time checks it), but temporaries alive together can still pass the address space. */
-static int plan_arena(const char *fn, loom_plan *p)
+static size_t arena_size(const loom_plan_buffer *b)
 {
     const size_t align = 256;
+    return (b->bytes + align - 1) / align * align;
+}
+
+/* Whether temporaries a and b are alive at one step. */
+static bool live_together(const loom_plan_buffer *a, const loom_plan_buffer *b)
+{
+    return a->role == LOOM_BUF_TEMP && a->last_use >= b->producer && b->last_use >= a->producer;
+}
+
+/* Whether bytes [off, end) would meet a temporary placed before buffer i (but skip) that is
+ * alive with it. */
+static bool arena_conflict(const loom_plan *p, int i, int skip, size_t off, size_t end)
+{
+    for (int j = 0; j < i; j++) {
+        const loom_plan_buffer *o = &p->buffers[j];
+        if (j != skip && live_together(o, &p->buffers[i]) && off < o->arena_offset + arena_size(o) &&
+            o->arena_offset < end)
+            return true;
+    }
+    return false;
+}
+
+/* A SCATTER's temporary may take the bytes of its old version (input 0) when that is a
+ * temporary of its size that nothing else reads and whose last reader is the scatter's kernel:
+ * that kernel reads element t of the old version just before it writes element t of the new
+ * one, in the same thread (docs/indexing.md, "Buffers"). takes[i]: that buffer, or -1. */
+static void scatters_in_place(const loom_walk *w, const loom_plan *p, int *takes)
+{
+    for (int i = 0; i < p->nbuffers; i++)
+        takes[i] = -1;
+    for (int i = 0; i < w->n; i++) {
+        const loom_walk_node *v = &w->v[i];
+        if (v->node->op != LOOM_OP_SCATTER || v->buffer < 0)
+            continue;
+        const loom_plan_buffer *nb = &p->buffers[v->buffer];
+        const loom_walk_node *old = &w->v[loom__walk_at(w, v->node->inputs[0])];
+        const loom_plan_buffer *ob = old->buffer >= 0 ? &p->buffers[old->buffer] : NULL;
+        if (nb->role == LOOM_BUF_TEMP && ob && ob->role == LOOM_BUF_TEMP && ob->bytes == nb->bytes &&
+            old->nconsumers == 1 && !old->viewed && !old->requested &&
+            old->node->op != LOOM_OP_VIEW && ob->last_use == nb->producer)
+            takes[v->buffer] = old->buffer;
+    }
+}
+
+/* Arena offsets from liveness: a temporary may reuse bytes whose last reader ran before its
+ * producer (or, takes[i] >= 0, the bytes of the old version it updates), so the same plan
+ * always gets the same layout. Every node's byte count fits int64 (record time checks it), but
+ * temporaries alive together can still pass the address space. */
+static int plan_arena(const char *fn, loom_plan *p, const int *takes)
+{
     size_t total = 0;
     for (int i = 0; i < p->nbuffers; i++) {
         loom_plan_buffer *b = &p->buffers[i];
         if (b->role != LOOM_BUF_TEMP)
             continue;
-        size_t size = (b->bytes + align - 1) / align * align, off = 0, end = size;
+        size_t size = arena_size(b), off = 0, end = size;
+        if (takes[i] >= 0) {
+            off = p->buffers[takes[i]].arena_offset;
+            end = off + size;
+            if (!arena_conflict(p, i, takes[i], off, end)) {
+                b->arena_offset = off;
+                p->temps_in_place++;
+                total = end > total ? end : total;
+                continue;
+            }
+            off = 0, end = size;
+        }
         for (bool moved = true; moved;) {
             moved = false;
             for (int j = 0; j < i; j++) {
                 loom_plan_buffer *o = &p->buffers[j];
-                if (o->role != LOOM_BUF_TEMP || o->last_use < b->producer ||
-                    b->last_use < o->producer)
+                if (!live_together(o, b))
                     continue;
-                size_t osize = (o->bytes + align - 1) / align * align;
+                size_t osize = arena_size(o);
                 if (off < o->arena_offset + osize && o->arena_offset < end) {
                     off = o->arena_offset + osize;
                     moved = true;
@@ -297,6 +354,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     int *roots = loom__malloc((size_t)w.n * sizeof *roots);
     int *group_start = loom__malloc((size_t)(w.n + 1) * sizeof *group_start);
     int *stack = loom__malloc((size_t)(w.n + w.nedges + 1) * sizeof *stack);
+    int *takes = NULL;
     if (p) {
         p->cap_buffers = w.n;
         p->buffers = loom__malloc((size_t)w.n * sizeof *p->buffers);
@@ -452,7 +510,13 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
         }
     }
     extend_liveness_to_operands(p);
-    if (plan_arena(fn, p))
+    takes = loom__malloc(((size_t)p->nbuffers + 1) * sizeof *takes);
+    if (!takes) {
+        loom__error(LOOM_ERR_OOM, fn, "out of host memory");
+        goto done;
+    }
+    scatters_in_place(&w, p, takes);
+    if (plan_arena(fn, p, takes))
         goto done;
 
     for (int r = 0; r < w.nroots; r++)
@@ -460,6 +524,7 @@ loom_plan *loom__plan_from_walk(const char *fn, loom_walk *wp, const loom_fuse_o
     p->noutputs = w.nroots;
     ok = true;
 done:
+    free(takes);
     free(info);
     free(read_outside);
     free(seen);

@@ -369,6 +369,7 @@ typedef struct loom_plan {
     int nbuffers, cap_buffers;
     loom_plan_buffer *buffers;
     size_t arena_bytes; /* one allocation for every LOOM_BUF_TEMP */
+    int temps_in_place; /* scatters' temporaries written over their old version's bytes */
     int noutputs;
     int *outputs;       /* buffer index of each requested array, in request order */
     int nchecks;

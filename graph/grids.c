@@ -3,6 +3,7 @@
  * are computed inside whatever kernel reads them (docs/indexing.md). */
 #include "index.h"
 #include "reduce.h"
+#include "select.h"
 #include "ufunc.h"
 #include "views.h"
 
@@ -117,12 +118,8 @@ int loom_ix(loom_array *const *arrays, int n, loom_array **out)
             loom__error(LOOM_ERR_INVALID, fn, "Cross index must be 1 dimensional");
             return LOOM_ERR_INVALID;
         }
-        if (loom__is_bool((loom_dtype)arrays[i]->dtype)) {
-            loom__error(LOOM_ERR_UNSUPPORTED, fn,
-                        "boolean arrays need nonzero, which Loom does not have yet");
-            return LOOM_ERR_UNSUPPORTED;
-        }
-        if (!loom__is_int((loom_dtype)arrays[i]->dtype) && arrays[i]->size > 0) {
+        loom_dtype dt = (loom_dtype)arrays[i]->dtype;
+        if (!loom__is_int(dt) && !loom__is_bool(dt) && arrays[i]->size > 0) {
             loom__error(LOOM_ERR_INVALID, fn, "arrays used as indices must be of integer (or boolean) type");
             return LOOM_ERR_INVALID;
         }
@@ -132,13 +129,24 @@ int loom_ix(loom_array *const *arrays, int n, loom_array **out)
                     LOOM_MAXDIMS, n);
         return LOOM_ERR_INVALID;
     }
-    for (int i = 0; i < n; i++) {
+    loom_scope_begin();
+    loom_array *r[LOOM_MAXDIMS];
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        /* a boolean array stands for its nonzero() positions: read back (docs/unique.md) */
+        loom_array *x = loom__is_bool((loom_dtype)arrays[i]->dtype)
+                            ? loom__mask_positions(fn, arrays[i])
+                            : arrays[i];
         int64_t shape[LOOM_MAXDIMS];
-        for (int d = 0; d < n; d++)
-            shape[d] = d == i ? arrays[i]->size : 1;
-        out[i] = loom__reshape(fn, "ix_", arrays[i], n, shape);
+        for (int d = 0; x && d < n; d++)
+            shape[d] = d == i ? x->size : 1;
+        ok = x && (r[i] = loom__reshape(fn, "ix_", x, n, shape)) != NULL;
     }
-    return LOOM_OK;
+    for (int i = 0; i < n && ok; i++)
+        out[i] = loom_keep(r[i]);
+    int rc = ok ? LOOM_OK : loom_last_error_code();
+    loom_scope_end();
+    return rc;
 }
 
 loom_array *loom_tri(int64_t n, int64_t m, int64_t k, loom_dtype dtype)

@@ -29,4 +29,12 @@ loom_array *loom__getitem(const char *fn, loom_array *a, const loom_index_term *
 loom_array *loom__take_along_axis(const char *fn, loom_array *a, loom_array *indices, int axis,
                                   int report_fn);
 
+/* np.place(a, mask, vals) without its checks: the k-th set element of mask (bool, a's shape)
+ * takes vals[k % vals.size] cast to a's dtype; a itself when a or vals is empty. */
+loom_array *loom__place(const char *fn, loom_array *a, loom_array *mask, loom_array *vals);
+
+/* The number of set elements of mask, read back now (a forced evaluation of reason
+ * LOOM_EVAL_DATA_DEPENDENT_SHAPE; none for an empty mask). LOOM_OK or the error code. */
+int loom__mask_count(const char *fn, loom_array *mask, int64_t *count);
+
 #endif

@@ -299,6 +299,8 @@ int loom__check_array_list(const char *fn, loom_array *const *arrays, int n);
 /* The same for ops taking a list of arrays (einsum, multi_dot): a NULL entry keeps the error
  * already recorded, as a NULL input of any op does (else "array i is NULL"). */
 int loom__check_input_list(const char *fn, loom_array *const *arrays, int n);
+/* LOOM_OK when a and b live on one device, else LOOM_ERR_INVALID under fn. */
+int loom__check_same_device(const char *fn, const loom_array *a, const loom_array *b);
 /* Follows VIEW nodes to the array they index (a non-view). */
 loom_array *loom__view_base(loom_array *a);
 

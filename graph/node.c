@@ -466,6 +466,15 @@ int loom__check_input_list(const char *fn, loom_array *const *arrays, int n)
     return LOOM_ERR_INVALID;
 }
 
+int loom__check_same_device(const char *fn, const loom_array *a, const loom_array *b)
+{
+    if (a->device == b->device)
+        return LOOM_OK;
+    loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%s and %s)",
+                loom__device_label(a->device), loom__device_label(b->device));
+    return LOOM_ERR_INVALID;
+}
+
 /* ---- queries ---- */
 
 int loom_ndim(const loom_array *a) { return a ? a->ndim : -1; }

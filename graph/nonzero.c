@@ -62,6 +62,11 @@ int loom_nonzero(loom_array *a, loom_array **out, int max_out)
     return coordinates("loom_nonzero", a, false, 0, 0, out, max_out);
 }
 
+int loom_where_nonzero(loom_array *condition, loom_array **out, int max_out)
+{
+    return coordinates("loom_where_nonzero", condition, false, 0, 0, out, max_out);
+}
+
 int loom_nonzero_size(loom_array *a, int64_t size, int64_t fill_value, loom_array **out,
                       int max_out)
 {

@@ -91,22 +91,13 @@ static loom_array *scatter_node(const char *fn, loom_array *a, loom_array *pos, 
     return loom__node_finish(n);
 }
 
-static int check_device(const char *fn, const loom_array *a, const loom_array *b)
-{
-    if (a->device == b->device)
-        return 0;
-    loom__error(LOOM_ERR_INVALID, fn, "arrays are on different devices (%s and %s)", loom__device_label(a->device),
-                loom__device_label(b->device));
-    return -1;
-}
-
 /* a[terms] (op) values: the positions are a[terms] of a's own flat indices. */
 static loom_array *update(const char *fn, int report, loom_op op, loom_array *a,
                           const loom_index_term *terms, int nterms, loom_array *values)
 {
     if (!a || !values)
         return NULL;
-    if (check_device(fn, a, values))
+    if (loom__check_same_device(fn, a, values))
         return NULL;
     loom_dtype loop = (loom_dtype)a->dtype, out;
     if (op != LOOM_OP_COPY && loom__resolve_ufunc(fn, op, 2, (loom_array *[]){a, values}, &loop, &out))
@@ -128,46 +119,60 @@ static loom_array *update(const char *fn, int report, loom_op op, loom_array *a,
     return loom__scope_return(scatter_node(fn, a, pos, v, op, loop));
 }
 
-/* a[mask] = values for a boolean mask of a's shape and one value: a where(). */
+/* a[mask] = values for one boolean term of a's shape, NumPy's boolean assignment: one value
+ * goes to every set element (a where(), no read-back); a 1-D values of another length must
+ * have one value per set element (the count is read back, docs/unique.md), the k-th set
+ * element taking values[k]. */
 static loom_array *mask_assign(const char *fn, loom_array *a, loom_array *mask, loom_array *values)
 {
-    if (!mask || !values)
+    if (!values)
         return NULL;
-    if (mask->ndim != a->ndim) {
-        loom__error(LOOM_ERR_UNSUPPORTED, fn,
-                    "a boolean mask must have the array's %d dimensions (it has %d): other mask "
-                    "forms need nonzero",
-                    a->ndim, mask->ndim);
-        return NULL;
-    }
-    for (int d = 0; d < a->ndim; d++) {
-        if (mask->shape[d] != a->shape[d]) {
-            loom__error(LOOM_ERR_INVALID, fn,
-                        "boolean index did not match indexed array along axis %d; size of axis is "
-                        "%lld but size of corresponding boolean axis is %lld",
-                        d, (long long)a->shape[d], (long long)mask->shape[d]);
-            return NULL;
-        }
-    }
-    if (values->size != 1) {
-        loom__error(LOOM_ERR_UNSUPPORTED, fn,
-                    "assigning %lld values through a boolean mask needs nonzero; only one value "
-                    "(broadcast to every true element) is supported",
-                    (long long)values->size);
+    if (values->ndim > 1) {
+        loom__error(LOOM_ERR_INVALID, fn,
+                    "NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
+                    "input, input has %d dimensions",
+                    values->ndim);
         return NULL;
     }
-    if (check_device(fn, a, mask) || check_device(fn, a, values))
+    if (loom__check_same_device(fn, a, mask) || loom__check_same_device(fn, a, values))
         return NULL;
     loom_scope_begin();
-    loom_array *v = loom__cast(fn, loom__reshape(fn, "value", values, 0, NULL), (loom_dtype)a->dtype);
-    return loom__scope_return(loom__ew(fn, LOOM_OP_WHERE, 3, (loom_array *[]){mask, v, a}, NULL));
+    if (values->size == 1) {
+        loom_array *v = loom__cast(fn, loom__reshape(fn, "value", values, 0, NULL), (loom_dtype)a->dtype);
+        return loom__scope_return(loom__ew(fn, LOOM_OP_WHERE, 3, (loom_array *[]){mask, v, a}, NULL));
+    }
+    int64_t count = 0;
+    if (loom__mask_count(fn, mask, &count))
+        return loom__scope_return(NULL);
+    if (count != values->size) {
+        loom__error(LOOM_ERR_INVALID, fn,
+                    "NumPy boolean array indexing assignment cannot assign %lld input values to "
+                    "the %lld output values where the mask is true",
+                    (long long)values->size, (long long)count);
+        return loom__scope_return(NULL);
+    }
+    return loom__scope_return(loom__place(fn, a, mask, values));
+}
+
+/* NumPy's single boolean index: one bool term of exactly a's shape. Other boolean terms stand
+ * for their nonzero() coordinates (loom__getitem) and assign as integer arrays do. */
+static bool whole_mask(const loom_array *a, const loom_index_term *terms, int nterms)
+{
+    if (nterms != 1 || !terms || terms[0].kind != LOOM_INDEX_ARRAY || !terms[0].array)
+        return false;
+    const loom_array *m = terms[0].array;
+    if (!loom__is_bool((loom_dtype)m->dtype) || m->ndim != a->ndim)
+        return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (m->shape[d] != a->shape[d])
+            return false;
+    return true;
 }
 
 static loom_array *setitem(const char *fn, int report, loom_array *a, const loom_index_term *terms,
                            int nterms, loom_array *values)
 {
-    if (a && nterms == 1 && terms && terms[0].kind == LOOM_INDEX_ARRAY && terms[0].array &&
-        loom__is_bool((loom_dtype)terms[0].array->dtype))
+    if (a && whole_mask(a, terms, nterms))
         return mask_assign(fn, a, terms[0].array, values);
     return update(fn, report, LOOM_OP_COPY, a, terms, nterms, values);
 }
@@ -233,7 +238,7 @@ loom_array *loom_put(loom_array *a, loom_array *indices, loom_array *values, loo
         loom__error(LOOM_ERR_INVALID, fn, "indices must be real, not %s", loom_dtype_name(it));
         return NULL;
     }
-    if (check_device(fn, a, indices) || check_device(fn, a, values))
+    if (loom__check_same_device(fn, a, indices) || loom__check_same_device(fn, a, values))
         return NULL;
     if (indices->size == 0 || values->size == 0) /* NumPy: nothing to put */
         return a;
@@ -259,7 +264,7 @@ loom_array *loom_put_along_axis(loom_array *a, loom_array *indices, loom_array *
     static const char fn[] = "loom_put_along_axis";
     if (!a || !indices || !values)
         return NULL;
-    if (check_device(fn, a, indices) || check_device(fn, a, values))
+    if (loom__check_same_device(fn, a, indices) || loom__check_same_device(fn, a, values))
         return NULL;
     loom_scope_begin();
     /* the flat positions take_along_axis would read, values broadcast to their shape */

@@ -51,6 +51,36 @@ loom_array *loom__mask_positions_keep(const char *fn, loom_array *a, loom_array 
     return loom__scope_return(r);
 }
 
+loom_array *loom__mask_positions_within(const char *fn, loom_array *a, int64_t n, int axis)
+{
+    if (!a)
+        return NULL;
+    loom_scope_begin();
+    loom_array *flat = flat_mask(fn, a);
+    if (!flat || flat->size <= n)
+        return loom__scope_return(flat ? loom__mask_positions(fn, flat) : NULL);
+    /* the count below n and the first set position from n on (-1: none), read back at once */
+    loom_array *head = loom_slice(flat, 0, 0, n, 1), *tail = loom_slice(flat, 0, n, flat->size, 1);
+    loom_array *first = loom_where(loom_any(tail, NULL, 0, false),
+                                   loom_add(loom_argmax(tail, LOOM_AXIS_NONE, false), loom_scalar_int(n)),
+                                   loom_scalar_int(-1));
+    loom_array *both = loom_stack((loom_array *[]){loom_count_nonzero(head, NULL, 0, false),
+                                                   loom__cast(fn, first, LOOM_INT64)}, 2, 0);
+    int64_t v[2];
+    if (!both || loom__read_data_dependent(fn, both, NULL, 0, v, sizeof v))
+        return loom__scope_return(NULL);
+    if (v[1] >= 0) {
+        if (n == 0) /* NumPy's take from an empty axis */
+            loom__error(LOOM_ERR_INVALID, fn, "cannot do a non-empty take from an empty axes.");
+        else
+            loom__error(LOOM_ERR_INVALID, fn, "index %lld is out of bounds for axis %d with size %lld",
+                        (long long)v[1], axis, (long long)n);
+        return loom__scope_return(NULL);
+    }
+    return loom__scope_return(v[0] ? positions_node(fn, LOOM_OP_FLATNONZERO, head, v[0])
+                                   : loom_empty(1, (const int64_t[]){0}, LOOM_INT64));
+}
+
 loom_array *loom__mask_positions_sized(const char *fn, loom_array *a, int64_t size)
 {
     if (!a)

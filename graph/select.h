@@ -13,6 +13,10 @@ loom_array *loom__mask_positions(const char *fn, loom_array *a);
  * positions' consumers read too (a sort), computed once. */
 loom_array *loom__mask_positions_keep(const char *fn, loom_array *a, loom_array *const *keep,
                                       int nkeep);
+/* The positions of the set elements of a's flat mask, which must all lie below n: a set
+ * element at or past n fails with NumPy's IndexError for an axis of extent n ("index 3 is out
+ * of bounds for axis 0 with size 3"). The count and that check are one read-back. */
+loom_array *loom__mask_positions_within(const char *fn, loom_array *a, int64_t n, int axis);
 /* The same recorded lazily with length size: the first min(count, size) positions, then
  * a->size in every further element. */
 loom_array *loom__mask_positions_sized(const char *fn, loom_array *a, int64_t size);

@@ -119,35 +119,3 @@ int loom_dsplit(loom_array *a, int64_t sections, loom_array **out)
 {
     return split_along("loom_dsplit", "dsplit", a, sections, 3, 2, out);
 }
-
-loom_array *loom_trim_zeros(loom_array *a, const char *trim)
-{
-    static const char fn[] = "loom_trim_zeros";
-    if (!a)
-        return NULL;
-    const char *t = trim ? trim : "fb";
-    bool front = strchr(t, 'f') || strchr(t, 'F'), back = strchr(t, 'b') || strchr(t, 'B');
-    if (a->ndim != 1) {
-        loom__error(LOOM_ERR_UNSUPPORTED, fn, "only 1-D arrays are trimmed");
-        return NULL;
-    }
-    /* the length depends on the values: they are read now (a host read) */
-    int64_t n = a->size, lo = 0, hi = n;
-    loom_scope_begin();
-    loom_array *nz = loom_astype(a, LOOM_BOOL);
-    bool *mask = loom__malloc((size_t)(n ? n : 1));
-    int rc = nz && mask ? loom_get(nz, mask, (size_t)n) : LOOM_ERR_OOM;
-    if (rc == LOOM_OK) {
-        while (front && lo < n && !mask[lo])
-            lo++;
-        while (back && hi > lo && !mask[hi - 1])
-            hi--;
-    }
-    free(mask);
-    if (rc != LOOM_OK) {
-        if (rc == LOOM_ERR_OOM && !nz)
-            loom__error(LOOM_ERR_OOM, fn, "out of host memory");
-        return loom__scope_return(NULL);
-    }
-    return loom__scope_return(loom_slice(a, 0, lo, hi, 1));
-}

@@ -1,7 +1,7 @@
 /* Updates that are elementwise selections, returned as new versions (arrays never change):
  * putmask, copyto with a mask, place. Each is a where() between the old value and the new
  * elements, which a gather brings into place; nothing scatters, so results are the same bits
- * every run. The buffer of the old version is not reused yet (docs/indexing.md). */
+ * every run. */
 #include "index.h"
 #include "reduce.h"
 #include "ufunc.h"
@@ -82,6 +82,34 @@ loom_array *loom_putmask(loom_array *a, loom_array *mask, loom_array *values)
     return loom__scope_return(where3(fn, m, cycled(fn, values, n, dt), a));
 }
 
+loom_array *loom__place(const char *fn, loom_array *a, loom_array *mask, loom_array *vals)
+{
+    if (!a || !mask || !vals)
+        return NULL;
+    if (a->size == 0 || vals->size == 0)
+        return a;
+    loom_scope_begin();
+    /* the k-th true element takes vals[k % vals.size]: k from a running count of the mask */
+    loom_array *flat = loom__reshape(fn, "ravel", loom__cast(fn, mask, LOOM_INT64), 1, (int64_t[]){-1});
+    loom_array *count = flat ? loom_cumsum(flat, 0) : NULL;
+    loom_array *k = count ? loom__ew(fn, LOOM_OP_SUBTRACT, 2, (loom_array *[]){count, loom_scalar_int(1)}, NULL)
+                          : NULL;
+    k = k ? loom__reshape(fn, "place", k, a->ndim, a->shape) : NULL;
+    return loom__scope_return(where3(fn, mask, cycled(fn, vals, k, (loom_dtype)a->dtype), a));
+}
+
+int loom__mask_count(const char *fn, loom_array *mask, int64_t *count)
+{
+    *count = 0;
+    if (mask->size == 0)
+        return LOOM_OK;
+    loom_scope_begin();
+    loom_array *c = loom_count_nonzero(mask, NULL, 0, false);
+    int rc = c ? loom__read_data_dependent(fn, c, NULL, 0, count, sizeof *count) : loom_last_error_code();
+    loom_scope_end();
+    return rc;
+}
+
 loom_array *loom_place(loom_array *a, loom_array *mask, loom_array *vals)
 {
     static const char fn[] = "loom_place";
@@ -91,20 +119,14 @@ loom_array *loom_place(loom_array *a, loom_array *mask, loom_array *vals)
         return NULL;
     loom_scope_begin();
     loom_array *m = mask_like(fn, "place", a, mask);
-    if (m && vals->size == 0 && a->size > 0) {
-        /* NumPy fails only when some mask element is true; the mask is not read here */
-        loom__error(LOOM_ERR_INVALID, fn, "Cannot insert from an empty array!");
+    int64_t count = 0;
+    /* NumPy fails for empty vals only when some element is set: read the count (docs/unique.md) */
+    if (m && vals->size == 0 && (loom__mask_count(fn, m, &count) || count > 0)) {
+        if (count > 0)
+            loom__error(LOOM_ERR_INVALID, fn, "Cannot insert from an empty array!");
         m = NULL;
     }
-    if (!m || a->size == 0)
-        return loom__scope_return(m ? a : NULL);
-    /* the k-th true element takes vals[k % vals.size]: k from a running count of the mask */
-    loom_array *flat = loom__reshape(fn, "ravel", loom__cast(fn, m, LOOM_INT64), 1, (int64_t[]){-1});
-    loom_array *count = flat ? loom_cumsum(flat, 0) : NULL;
-    loom_array *k = count ? loom__ew(fn, LOOM_OP_SUBTRACT, 2, (loom_array *[]){count, loom_scalar_int(1)}, NULL)
-                          : NULL;
-    k = k ? loom__reshape(fn, "place", k, a->ndim, a->shape) : NULL;
-    return loom__scope_return(where3(fn, m, cycled(fn, vals, k, (loom_dtype)a->dtype), a));
+    return loom__scope_return(m ? loom__place(fn, a, m, vals) : NULL);
 }
 
 loom_array *loom_copyto(loom_array *dst, loom_array *src, loom_array *where)

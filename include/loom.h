@@ -624,6 +624,8 @@ typedef struct loom_stats {
                                     host are not counted */
     uint64_t fft_plan_cache_hits;   /* cuFFT plans found in the plan cache (docs/fft.md) */
     uint64_t fft_plan_cache_misses; /* cuFFT plans made */
+    uint64_t updates_in_place;   /* scatters (at_add, setitem, put...) that wrote their result
+                                    over their old version's bytes (docs/indexing.md) */
 } loom_stats;
 
 void loom_stats_get(loom_stats *out);
@@ -1140,7 +1142,7 @@ loom_array *loom_resize(loom_array *a, int ndim, const int64_t *shape);
  * after each axis), or 2 (every axis), or 1 (every side). mode: "constant" (NULL), "edge",
  * "wrap", "reflect", "symmetric", "empty" (filled like constant), "maximum", "minimum",
  * "mean", "median" (over the whole axis: NumPy's stat_length=None) and "linear_ramp"
- * (constant_value is its end_values). reflect_type="odd" is not offered. */
+ * (constant_value is its end_values). stat_length and reflect_type: loom_pad_ex. */
 loom_array *loom_pad(loom_array *a, const int64_t *pad_width, int npad, const char *mode,
                      double constant_value);
 /* np.pad(a, before_after, constant_values=value) with 2 * ndim widths. */
@@ -1158,7 +1160,8 @@ int loom_meshgrid(loom_array *const *arrays, int n, const char *indexing, bool s
                   loom_array **out);
 /* np.indices(dims, dtype): shape (ndim, *dims), made of generators. */
 loom_array *loom_indices(int ndim, const int64_t *dims, loom_dtype dtype);
-/* np.ix_ of 1-D integer arrays: n views written to out (boolean arrays: unsupported yet). */
+/* np.ix_ of 1-D integer or boolean arrays: n views written to out; a boolean array stands for
+ * its nonzero() positions (its count read back at the call, as for loom_nonzero). */
 int loom_ix(loom_array *const *arrays, int n, loom_array **out);
 /* np.tri(n, m, k, dtype) (m < 0: m = n), a generator expression. */
 loom_array *loom_tri(int64_t n, int64_t m, int64_t k, loom_dtype dtype);
@@ -1174,8 +1177,9 @@ loom_array *loom_fill_diagonal(loom_array *a, double value, bool wrap);
 loom_array *loom_choose(loom_array *a, loom_array *const *choices, int n, loom_index_mode mode);
 /* np.vander(x, n, increasing) of a 1-D x (n < 0: len(x)), as NumPy's cumulative product. */
 loom_array *loom_vander(loom_array *x, int64_t n, bool increasing);
-/* np.trim_zeros of a 1-D array, trim "f", "b" or "fb" (NULL): reads the values now (the
- * length depends on them) and returns a view. */
+/* np.trim_zeros(a, trim) (NumPy 2.2's axis=None: every axis of an N-d array cut to the box of
+ * its nonzero elements), trim "f", "b" or "fb" (NULL): reads which rows hold a nonzero element
+ * now (the shape depends on them, as for loom_nonzero) and returns a view. */
 loom_array *loom_trim_zeros(loom_array *a, const char *trim);
 
 /* ---- updates as new versions (the inputs never change; docs/indexing.md) ---- */
@@ -1184,7 +1188,8 @@ loom_array *loom_trim_zeros(loom_array *a, const char *trim);
  * at flat position n; values cast to a's dtype with casting 'safe' (weak scalars: as NumPy). */
 loom_array *loom_putmask(loom_array *a, loom_array *mask, loom_array *values);
 /* np.place(a, mask, vals) as a new array: the k-th true element of mask takes
- * vals[k % vals.size]. An empty vals fails unless a is empty (the mask is not read). */
+ * vals[k % vals.size]. An empty vals reads the mask's count back: NumPy's error when some
+ * element is true, else a itself. */
 loom_array *loom_place(loom_array *a, loom_array *mask, loom_array *vals);
 /* np.copyto(dst, src, casting="same_kind", where) as a new array (where NULL: everywhere). */
 loom_array *loom_copyto(loom_array *dst, loom_array *src, loom_array *where);
@@ -1365,8 +1370,10 @@ loom_array *loom_at_maximum(loom_array *a, const loom_index_term *terms, int nte
                             loom_array *values);
 /* a[terms] = values as a new version: values broadcast to a[terms].shape and cast to a's
  * dtype (unsafe, as NumPy); a repeated position takes its last value. A single boolean term
- * of a's shape is a mask: one value (size 1) goes to every true element; more values are
- * LOOM_ERR_UNSUPPORTED (that needs nonzero). loom_at_set is the same under its own name. */
+ * of a's shape is NumPy's boolean assignment: values 0-d or 1-D, one value for every true
+ * element or exactly one per true element (the count is read back, as for loom_nonzero; else
+ * NumPy's "cannot assign N input values to the M output values where the mask is true").
+ * loom_at_set is the same under its own name. */
 loom_array *loom_setitem(loom_array *a, const loom_index_term *terms, int nterms,
                          loom_array *values);
 loom_array *loom_at_set(loom_array *a, const loom_index_term *terms, int nterms,
@@ -1469,6 +1476,38 @@ loom_array *loom_histogram_bin_edges_estimator(loom_array *a, const char *bins,
 /* A copy of a's value on device (LOOM_DEVICE_CPU or a GPU id): an explicit move between the
  * host and a GPU, evaluating a first. The same device gives a new reference to a. */
 loom_array *loom_to_device(loom_array *a, int device);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Selections by a condition, pad's options (docs/indexing.md)                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* np.compress(condition, a, axis): a's slices along axis (LOOM_AXIS_NONE: a flattened) where
+ * the 1-D condition is nonzero. condition may be shorter than the axis; a set element past it
+ * is NumPy's IndexError ("index 3 is out of bounds for axis 0 with size 3"). The count is read
+ * back at the call, as for loom_nonzero; the result is lazy. */
+loom_array *loom_compress(loom_array *condition, loom_array *a, int axis);
+/* np.extract(condition, arr): the elements of flattened arr where flattened condition is
+ * nonzero (condition may be shorter; a set element past arr's size is NumPy's IndexError). */
+loom_array *loom_extract(loom_array *condition, loom_array *arr);
+/* np.where(condition) with one argument, which NumPy defines as np.nonzero(condition):
+ * condition->ndim int64 coordinate arrays written to out (loom_nonzero's contract). */
+int loom_where_nonzero(loom_array *condition, loom_array **out, int max_out);
+/* np.trim_zeros(a, trim, axis) with one axis cut (loom_trim_zeros cuts every axis). */
+loom_array *loom_trim_zeros_axis(loom_array *a, const char *trim, int axis);
+
+/* np.pad's keywords beyond constant_values, for loom_pad_ex. Zero-initialised: NumPy's defaults. */
+typedef struct loom_pad_options {
+    double constant_value;      /* constant_values (mode "constant"), end_values ("linear_ramp") */
+    const int64_t *stat_length; /* "maximum", "minimum", "mean", "median": NULL (None: the whole
+                                   axis) or nstat lengths read as pad_width (1, 2 or 2 * ndim),
+                                   each clipped to its axis */
+    int nstat;
+    bool reflect_odd;           /* "reflect", "symmetric": reflect_type="odd" (else "even") */
+} loom_pad_options;
+/* np.pad(a, pad_width, mode, **options) (options NULL: the defaults); loom_pad's modes. A
+ * keyword the mode does not take is NumPy's "unsupported keyword arguments for mode ...". */
+loom_array *loom_pad_ex(loom_array *a, const int64_t *pad_width, int npad, const char *mode,
+                        const loom_pad_options *options);
 
 #ifdef __cplusplus
 }

@@ -334,6 +334,7 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
     case LOOM_OP_LESS:
     case LOOM_OP_LESS_EQUAL:
     case LOOM_OP_GREATER_EQUAL:
+    case LOOM_OP_GREATER:
     case LOOM_OP_EQUAL:
     case LOOM_OP_LOGICAL_OR:
         for (int64_t i = 0; i < size; i++) {
@@ -352,6 +353,7 @@ static inline ge_value *ge_compute(loom_array *n, ge_memo *m)
             case LOOM_OP_LESS: r.re = a.re < b.re; break;
             case LOOM_OP_LESS_EQUAL: r.re = a.re <= b.re; break;
             case LOOM_OP_GREATER_EQUAL: r.re = a.re >= b.re; break;
+            case LOOM_OP_GREATER: r.re = a.re > b.re; break;
             case LOOM_OP_EQUAL: r.re = a.re == b.re && a.im == b.im; break;
             default: r.re = (a.re || a.im) || (b.re || b.im); break;
             }

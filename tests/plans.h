@@ -8,9 +8,22 @@
 #include "fuser/plan.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/* Whether temporaries t and o share bytes by design at step k: a scatter kernel writing its
+ * new version over its old one, which it reads last (docs/indexing.md, "Buffers"). */
+static inline bool test_plan_in_place(const loom_plan *p, const loom_plan_buffer *t,
+                                      const loom_plan_buffer *o, int k)
+{
+    const loom_step *s = &p->steps[k];
+    bool handoff = (t->producer == k && o->last_use == k) || (o->producer == k && t->last_use == k);
+    return handoff && t->arena_offset == o->arena_offset && t->bytes == o->bytes &&
+           s->kind == LOOM_STEP_KERNEL && strncmp(s->kernel.name, "loom_scatter", 12) == 0;
+}
 
 /* Checks that the temporary buffer b is alive at step k (written at or before it, not yet
- * reused) and that no other temporary alive at k shares its arena bytes. */
+ * reused) and that no other temporary alive at k shares its arena bytes (but a scatter's in
+ * place). */
 static inline void test_plan_check_operand(const loom_plan *p, int b, int k)
 {
     if (b < 0 || b >= p->nbuffers || p->buffers[b].role != LOOM_BUF_TEMP)
@@ -22,7 +35,8 @@ static inline void test_plan_check_operand(const loom_plan *p, int b, int k)
         if (j == b || o->role != LOOM_BUF_TEMP || o->producer > k || o->last_use < k)
             continue;
         bool disjoint = o->arena_offset + o->bytes <= t->arena_offset ||
-                        t->arena_offset + t->bytes <= o->arena_offset;
+                        t->arena_offset + t->bytes <= o->arena_offset ||
+                        test_plan_in_place(p, t, o, k);
         if (!disjoint)
             fprintf(stderr, "step %d: temporaries %d and %d share arena bytes\n", k, b, j);
         CHECK(disjoint);
@@ -62,6 +76,17 @@ static inline loom_plan *test_plan(loom_array *const *arrays, int n, bool fuse)
     else
         test_plan_check_liveness(p);
     return p;
+}
+
+/* The number of kernel steps of the plan evaluating r (fused). */
+static inline int test_plan_kernels(loom_array *r)
+{
+    loom_plan *p = test_plan(&r, 1, true);
+    int n = 0;
+    for (int i = 0; p && i < p->nsteps; i++)
+        n += p->steps[i].kind == LOOM_STEP_KERNEL;
+    loom__plan_free(p);
+    return n;
 }
 
 /* Compiles every kernel step with work of that plan for sm_90 (a failed check each time NVRTC

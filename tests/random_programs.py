@@ -80,8 +80,9 @@ def rand_values(rng, dt, shape):
 
 
 class Program:
-    def __init__(self, pid, rng):
+    def __init__(self, pid, rng, data_dependent=False):
         self.id, self.rng = pid, rng
+        self.data_dependent = data_dependent  # ops whose length is read back: a device needed
         self.lines, self.values, self.inputs = [], [], {}
         self.ops = []          # op name per step (None for inputs)
         self.fns = []          # NumPy's function of each step's inputs
@@ -113,7 +114,7 @@ class Program:
             with warnings.catch_warnings(), np.errstate(all="ignore"):
                 warnings.simplefilter("ignore")
                 v = np.asarray(fn(*[None if i is None else self.values[i] for i in ins]))
-        except (TypeError, ValueError, np.exceptions.AxisError) as e:
+        except (TypeError, ValueError, IndexError, np.exceptions.AxisError) as e:
             self.values.append(None)
             self.error = (k, str(e))
             return False
@@ -128,12 +129,67 @@ def pick_axes(rng, nd):
     return sorted(rng.sample(range(nd), n)) if nd else []
 
 
+PAD_MODES = ["constant", "edge", "wrap", "reflect", "symmetric", "maximum", "minimum"]
+
+
+def grow_index(p, k):
+    """pad (every mode but the float statistics, reflect_type odd, stat_length) and, with a
+    device, the selections whose length is read back: compress, extract, a[mask] = values."""
+    rng = p.rng
+    x = p.values[k]
+    nd, kind = x.ndim, x.dtype.kind
+    name = rng.choice(["pad", "pad"] + (["compress", "extract", "setitem_mask"] if p.data_dependent else []))
+    if name == "pad":
+        m = rng.randrange(len(PAD_MODES))
+        mode = PAD_MODES[m]
+        if kind == "c" and mode in ("maximum", "minimum"):
+            return True  # docs/indexing.md: LOOM_ERR_UNSUPPORTED
+        odd = int(mode in ("reflect", "symmetric") and rng.random() < 0.5)
+        w = []
+        for n in x.shape:
+            # odd float reflections past the first are NumPy's to rounding only (docs/indexing.md)
+            top = 3 if kind in "biu" or not odd else max(0, min(3, n - 1 if mode == "reflect" else n))
+            w += [rng.randint(0, top), rng.randint(0, top)]
+        stat = []
+        if mode in ("maximum", "minimum") and rng.random() < 0.5:
+            stat = [rng.randint(1, 4) for _ in range(rng.choice([1, 2]))]
+        kw = {}
+        if odd:
+            kw["reflect_type"] = "odd"
+        if stat:
+            kw["stat_length"] = stat[0] if len(stat) == 1 else tuple(stat)
+        pw = np.array(w, dtype=np.int64).reshape(-1, 2) if nd else 0
+        if not nd:
+            return True
+        return p.add_op("pad", [k], [m, odd, len(stat)] + stat + w,
+                        lambda a: np.pad(a, pw, mode=mode, **kw))
+    if name == "compress":
+        axis = None if not nd or rng.random() < 0.3 else rng.randrange(-nd, nd)
+        n = x.size if axis is None else x.shape[axis]
+        c = p.add_input("bool", (max(0, n + rng.choice([0, 0, -1, 1])),))
+        return p.add_op("compress", [c, k], [axis], lambda cond, a: np.compress(cond, a, axis=axis))
+    if name == "extract":
+        c = p.add_input("bool", x.shape)
+        return p.add_op("extract", [c, k], [], np.extract)
+    mask = p.add_input("bool", x.shape)
+    count = int(np.sum(p.values[mask]))
+    v = p.add_input(x.dtype.name, rng.choice([(count,), ()]))
+
+    def setitem(a, m, vals):
+        r = np.array(a, copy=True)
+        r[m] = vals
+        return r
+    return p.add_op("setitem_mask", [k, mask, v], [], setitem)
+
+
 def grow(p):
     """Appends one random step; False when the program should end."""
     rng = p.rng
     k = rng.randrange(len(p.values))
     x = p.values[k]
     nd, kind = x.ndim, x.dtype.kind
+    if rng.random() < 0.06:
+        return grow_index(p, k)
     r = rng.random()
     if r < 0.22:
         name = rng.choice(UNARY)
@@ -249,11 +305,11 @@ def grow(p):
     return p.add_op("where", [c, k, j], [], np.where)
 
 
-def generate(seed, count):
+def generate(seed, count, data_dependent):
     rng = random.Random(seed)
     programs = []
     for pid in range(count):
-        p = Program(pid, random.Random(rng.randrange(2**63)))
+        p = Program(pid, random.Random(rng.randrange(2**63)), data_dependent)
         p.add_input()
         for _ in range(p.rng.randint(1, 8)):
             if not grow(p):
@@ -309,7 +365,8 @@ def step_tolerance_mismatch(p, k, got, want, args):
     name = p.ops[k]
     exact = ("astype", "transpose", "slice", "broadcast_to", "reshape", "flip", "swapaxes",
              "expand_dims", "where")
-    ties = ("clip", "amax", "amin", "nanmax", "nanmin", "argmax", "argmin", "any", "all")
+    ties = ("clip", "amax", "amin", "nanmax", "nanmin", "argmax", "argmin", "any", "all", "pad",
+            "compress", "extract", "setitem_mask")
     if want.dtype.kind in "biu":
         return got != want
     if name in exact or name in ties:
@@ -426,7 +483,7 @@ def main(argv):
     count = int(os.environ.get("LOOM_RANDOM_PROGRAMS", count))
     seed = int(os.environ.get("LOOM_TEST_SEED", random.SystemRandom().randrange(2**31)))
     print("random_programs: %d programs, seed %d (LOOM_TEST_SEED=%d repeats them)" % (count, seed, seed))
-    programs = generate(seed, count)
+    programs = generate(seed, count, mode == "--eval")
     # The programs are split over several driver processes (LOOM_TEST_JOBS, default: the
     # cores, at most 8): each compiles its own kernels, which bounds a run's time.
     jobs = max(1, min(int(os.environ.get("LOOM_TEST_JOBS", min(8, os.cpu_count() or 1))), count))

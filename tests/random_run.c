@@ -101,6 +101,22 @@ static loom_array *build(const step *s, loom_array *const *a)
         return loom_clip(a[0], a[1], a[2]);
     if (strcmp(s->name, "where") == 0)
         return loom_where(a[0], a[1], a[2]);
+    if (strcmp(s->name, "pad") == 0) { /* mode odd nstat stat... widths... */
+        static const char *const modes[] = {"constant", "edge", "wrap", "reflect", "symmetric",
+                                            "maximum", "minimum"};
+        int nstat = (int)x[2];
+        loom_pad_options o = {.stat_length = nstat ? x + 3 : NULL, .nstat = nstat,
+                              .reflect_odd = x[1] != 0};
+        return loom_pad_ex(a[0], x + 3 + nstat, n - 3 - nstat, modes[x[0]], &o);
+    }
+    if (strcmp(s->name, "compress") == 0)
+        return loom_compress(a[0], a[1], ax[0]);
+    if (strcmp(s->name, "extract") == 0)
+        return loom_extract(a[0], a[1]);
+    if (strcmp(s->name, "setitem_mask") == 0) {
+        loom_index_term t = {.kind = LOOM_INDEX_ARRAY, .array = a[1]};
+        return loom_setitem(a[0], &t, 1, a[2]);
+    }
     fprintf(stderr, "random_run: unknown op %s\n", s->name);
     return NULL;
 }

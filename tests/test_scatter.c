@@ -155,19 +155,25 @@ static void scatter_errors(void)
     bool mv[] = {true, false, true, false, true, true};
     loom_array *mask = loom_asarray(mv, LOOM_BOOL, 2, s);
     loom_index_term m[] = {{.kind = LOOM_INDEX_ARRAY, .array = mask}};
-    /* several values through a mask need nonzero: refused, never guessed */
-    int64_t four = 4;
+    /* several values through a mask read the mask's count back (no device here: the read
+     * fails cleanly); more than one dimension of values is NumPy's TypeError at the call */
+    int64_t four = 4, two_two[] = {2, 2};
     loom_array *four_vals = loom_arange(0, 4, 1, LOOM_FLOAT64);
-    CHECK(loom_setitem(a, m, 1, loom_reshape(four_vals, 1, &four)) == NULL);
-    CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_UNSUPPORTED);
-    CHECK(strstr(loom_last_error(), "loom_setitem: assigning 4 values through a boolean mask") ==
-          loom_last_error());
-    /* a mask of fewer dimensions */
+    if (loom_device_count() <= 0) {
+        CHECK(loom_setitem(a, m, 1, loom_reshape(four_vals, 1, &four)) == NULL);
+        CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_NO_DEVICE);
+    }
+    CHECK(loom_setitem(a, m, 1, loom_reshape(four_vals, 2, two_two)) == NULL);
+    CHECK_STR(loom_last_error(), "loom_setitem: NumPy boolean array indexing assignment requires a "
+                                 "0 or 1-dimensional input, input has 2 dimensions");
+    /* a mask of fewer dimensions stands for its nonzero() coordinates: a read-back too */
     int64_t two = 2;
     bool mv1[] = {true, false};
     loom_index_term m1[] = {{.kind = LOOM_INDEX_ARRAY, .array = loom_asarray(mv1, LOOM_BOOL, 1, &two)}};
-    CHECK(loom_setitem(a, m1, 1, loom_scalar(1.0)) == NULL);
-    CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_UNSUPPORTED);
+    if (loom_device_count() <= 0) {
+        CHECK(loom_setitem(a, m1, 1, loom_scalar(1.0)) == NULL);
+        CHECK_EQ_INT(loom_last_error_code(), LOOM_ERR_NO_DEVICE);
+    }
     /* put: modes, index dtypes, NULL inputs, empty arrays */
     CHECK(loom_put(a, loom_scalar_int(0), loom_scalar(1.0), (loom_index_mode)7) == NULL);
     CHECK_STR(loom_last_error(), "loom_put: clipmode must be one of 'clip', 'raise', or 'wrap' (got 7)");
