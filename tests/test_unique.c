@@ -352,6 +352,17 @@ static void test_plan_histogram(void)
                  LOOM_OK);
     CHECK(h && loom_size(h) == 3 && loom_dtype_of(h) == LOOM_FLOAT64);
     CHECK(test_compile_plan(&h, 1, true, false) > 0);
+    /* complex data: lexicographic comparisons and the real part of the complex offset compile,
+     * with equal bins over a range (complex edges) and with explicit edges */
+    loom_array *c = loom_astype(a, LOOM_COMPLEX64), *e = NULL;
+    CHECK_EQ_INT(loom_histogram(c, 4, (const double[]){-0.5, 0.5}, NULL, true, &h, &e), LOOM_OK);
+    CHECK(h && loom_dtype_of(h) == LOOM_FLOAT64 && e && loom_dtype_of(e) == LOOM_COMPLEX64);
+    CHECK(test_compile_plan(&h, 1, true, false) > 0);
+    CHECK(test_compile_plan(&h, 1, false, false) > 0);
+    CHECK_EQ_INT(loom_histogram_edges(c, (const double[]){-1, 0, 0.5, 1}, 4, NULL, false, &h),
+                 LOOM_OK);
+    CHECK(h && loom_dtype_of(h) == LOOM_INT64 && loom_size(h) == 3);
+    CHECK(test_compile_plan(&h, 1, true, false) > 0);
     loom_scope_end();
 }
 
