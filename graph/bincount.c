@@ -120,17 +120,18 @@ static void fmt_edge(char *buf, size_t n, double v)
         snprintf(buf, n, "%.17g", v);
 }
 
-/* The dtype of the edges: a's float dtype, float64 for integers and bool (NumPy's bin_type). */
+/* The dtype of the edges: a's float or complex dtype, float64 for integers and bool (NumPy's
+ * bin_type). */
 static loom_dtype edge_dtype(const loom_array *a)
 {
-    return loom__is_float((loom_dtype)a->dtype) ? (loom_dtype)a->dtype : LOOM_FLOAT64;
+    loom_dtype dt = (loom_dtype)a->dtype;
+    return loom__is_float(dt) || loom__is_complex(dt) ? dt : LOOM_FLOAT64;
 }
 
 static bool histogram_inputs(const char *fn, const loom_array *a, const loom_array *weights)
 {
-    if (loom__is_complex((loom_dtype)a->dtype) ||
-        (weights && loom__is_complex((loom_dtype)weights->dtype))) {
-        loom__error(LOOM_ERR_UNSUPPORTED, fn, "histograms of complex arrays are not supported yet");
+    if (weights && loom__is_complex((loom_dtype)weights->dtype)) {
+        loom__error(LOOM_ERR_UNSUPPORTED, fn, "complex weights are not supported yet");
         return false;
     }
     bool same = !weights || weights->ndim == a->ndim;
@@ -256,6 +257,8 @@ static loom_array *edges(const char *fn, loom_dtype dt, double first, double las
 {
     if (data_scalars && (dt == LOOM_FLOAT16 || dt == LOOM_FLOAT32))
         return loom__edges_in_dtype(fn, dt, first, last, nb);
+    if (loom__is_complex(dt)) /* NumPy: float64 from Python floats, then cast */
+        return loom__cast(fn, loom_linspace(first, last, nb + 1, true, LOOM_FLOAT64), dt);
     return loom_linspace(first, last, nb + 1, true, dt);
 }
 
@@ -265,6 +268,15 @@ static loom_array *equal_edges(const char *fn, loom_array *a, int64_t bins, cons
 {
     if (!estimator && bins < 1) {
         loom__error(LOOM_ERR_INVALID, fn, "`bins` must be positive, when an integer");
+        return NULL;
+    }
+    if (loom__is_complex((loom_dtype)a->dtype) && (estimator || !range)) {
+        /* NumPy's edges would be complex (its min and max compared lexicographically), its
+         * estimators' statistics complex: not written */
+        loom__error(LOOM_ERR_UNSUPPORTED, fn,
+                    estimator ? "bin estimators on complex arrays are not supported"
+                              : "equal bins of a complex array need a range (complex edges "
+                                "from its min and max are not supported)");
         return NULL;
     }
     bool widened;
@@ -375,7 +387,9 @@ int loom_histogram_edges(loom_array *a, const double *edges, int nedges, loom_ar
     loom_scope_begin();
     int64_t nb = nedges - 1;
     loom_array *e = loom_asarray(edges, LOOM_FLOAT64, 1, (const int64_t[]){nedges});
-    loom_array *t = flat(fn, a, LOOM_FLOAT64);
+    /* compared in NumPy's promotion of a and the float64 edges (complex: lexicographic) */
+    loom_array *t = flat(fn, a, loom__is_complex((loom_dtype)a->dtype) ? LOOM_COMPLEX128
+                                                                        : LOOM_FLOAT64);
     loom_array *n = e && t ? counts(fn, edge_bins(fn, t, edges, nb), weights, nb, e, density)
                            : NULL;
     if (n)

@@ -13,7 +13,8 @@ loom_array *loom__histogram_counts(const char *fn, loom_array *t, int64_t nb, do
 
 /* np.linspace(first, last, nb + 1) computed as NumPy computes it when first and last are NumPy
  * scalars of float dtype dt (a histogram's autodetected range of float16 or float32 data):
- * every step rounded to dt. */
+ * every step rounded to dt. Edges that do not increase are np.histogram's error ("Too many bins
+ * for data range..."). */
 loom_array *loom__edges_in_dtype(const char *fn, loom_dtype dt, double first, double last,
                                  int64_t nb);
 

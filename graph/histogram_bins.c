@@ -106,7 +106,10 @@ loom_array *loom__edges_in_dtype(const char *fn, loom_dtype dt, double first, do
         return NULL;
     }
     /* np.linspace: delta = stop - start, step = delta / div, y = arange(num) * step + start, the
-     * last one stop; each in dt (div, a Python int, rounded to dt first) */
+     * last one stop; each in dt (first and last are scalars of dt; div, a Python int, rounded to
+     * dt first) */
+    first = round_to(dt, first);
+    last = round_to(dt, last);
     double delta = round_to(dt, last - first), div = round_to(dt, (double)nb);
     double step = round_to(dt, delta / div);
     for (int64_t i = 0; i < nb; i++) {
@@ -115,6 +118,13 @@ loom_array *loom__edges_in_dtype(const char *fn, loom_dtype dt, double first, do
         e[i] = round_to(dt, y + first);
     }
     e[nb] = last;
+    for (int64_t i = 0; i < nb; i++)
+        if (!(e[i] < e[i + 1])) { /* np.histogram's check of its edges */
+            loom__error(LOOM_ERR_INVALID, fn, "Too many bins for data range. Cannot create "
+                                              "%lld finite-sized bins.", (long long)nb);
+            free(e);
+            return NULL;
+        }
     loom_array *r = loom__cast(fn, loom_asarray(e, LOOM_FLOAT64, 1, (const int64_t[]){nb + 1}), dt);
     free(e);
     return r;

@@ -1339,8 +1339,8 @@ loom_array *loom_setxor1d(loom_array *ar1, loom_array *ar2, bool assume_unique);
  * bits every run. */
 loom_array *loom_bincount(loom_array *x, loom_array *weights, int64_t minlength);
 /* np.histogram(a, bins, range, weights, density) with bins equal bins: range NULL or {lo, hi}
- * (NULL: a's min and max, read back); *hist int64, weights' dtype, or float64 with density;
- * *bin_edges (may be NULL) the bins + 1 edges. */
+ * (NULL: a's min and max, read back; complex a needs a range); *hist int64, weights' dtype, or
+ * float64 with density; *bin_edges (may be NULL) the bins + 1 edges. */
 int loom_histogram(loom_array *a, int64_t bins, const double *range, loom_array *weights,
                    bool density, loom_array **hist, loom_array **bin_edges);
 /* np.histogram(a, bins=edges, ...) with nedges increasing host edges (nedges - 1 bins, the

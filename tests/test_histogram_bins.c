@@ -88,6 +88,23 @@ static void run_edges(char *line)
     loom_scope_end();
 }
 
+/* float16 or float32 edges that do not increase (too many bins for the dtype, or a constant's
+ * widened range it cannot split): np.histogram's error. */
+static void run_narrow(const char *line)
+{
+    char dt[16];
+    double first, last;
+    long long nb;
+    CHECK(sscanf(line, "narrow %15s %lf %lf %lld", dt, &first, &last, &nb) == 4);
+    loom_scope_begin();
+    CHECK(loom__edges_in_dtype("loom_histogram", loom_dtype_from_name(dt), first, last, nb) ==
+          NULL);
+    char full[300];
+    snprintf(full, sizeof full, "loom_histogram: %s", strstr(line, "-> ") + 3);
+    CHECK_STR(loom_last_error(), full);
+    loom_scope_end();
+}
+
 static void run_error(const char *line)
 {
     char name[32], dt[16], r[64];
@@ -128,6 +145,8 @@ static void test_table(void)
             run_bins(line);
         else if (strncmp(line, "edges ", 6) == 0)
             run_edges(line);
+        else if (strncmp(line, "narrow ", 7) == 0)
+            run_narrow(line);
         else
             run_error(line);
         cases++;

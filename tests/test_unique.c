@@ -217,6 +217,19 @@ static void test_null_and_errors(void)
     CHECK_EQ_INT(loom_unique(a, true, true, false, LOOM_AXIS_NONE, true, out, 2), LOOM_ERR_INVALID);
     CHECK_STR(loom_last_error(), "loom_unique: out has room for 2 arrays, 3 are asked for");
     CHECK(out[0] == NULL && out[1] == NULL);
+    /* complex histograms: equal bins need a range; estimators and complex weights are absent */
+    loom_array *c = test_input(1, (const int64_t[]){4}, LOOM_COMPLEX64), *h = NULL;
+    CHECK_EQ_INT(loom_histogram(c, 3, NULL, NULL, false, &h, NULL), LOOM_ERR_UNSUPPORTED);
+    CHECK_STR(loom_last_error(), "loom_histogram: equal bins of a complex array need a range "
+                                 "(complex edges from its min and max are not supported)");
+    CHECK(h == NULL && loom_histogram_bin_edges(c, 3, NULL) == NULL);
+    CHECK_EQ_INT(loom_histogram_estimator(c, "sqrt", (const double[]){0, 1}, NULL, false, &h,
+                                          NULL),
+                 LOOM_ERR_UNSUPPORTED);
+    CHECK_STR(loom_last_error(),
+              "loom_histogram_estimator: bin estimators on complex arrays are not supported");
+    CHECK_EQ_INT(loom_histogram(loom_real(c), 3, NULL, c, false, &h, NULL), LOOM_ERR_UNSUPPORTED);
+    CHECK_STR(loom_last_error(), "loom_histogram: complex weights are not supported yet");
     CHECK(loom_flatnonzero_size(a, -1, 0) == NULL);
     CHECK_STR(loom_last_error(), "loom_flatnonzero_size: size must be non-negative, got -1");
     loom_scope_end();
@@ -338,6 +351,17 @@ static void test_plan_histogram(void)
     CHECK_EQ_INT(loom_histogram_edges(a, (const double[]){-1, 0, 0.5, 1}, 4, NULL, true, &h),
                  LOOM_OK);
     CHECK(h && loom_size(h) == 3 && loom_dtype_of(h) == LOOM_FLOAT64);
+    CHECK(test_compile_plan(&h, 1, true, false) > 0);
+    /* complex data: lexicographic comparisons and the real part of the complex offset compile,
+     * with equal bins over a range (complex edges) and with explicit edges */
+    loom_array *c = loom_astype(a, LOOM_COMPLEX64), *e = NULL;
+    CHECK_EQ_INT(loom_histogram(c, 4, (const double[]){-0.5, 0.5}, NULL, true, &h, &e), LOOM_OK);
+    CHECK(h && loom_dtype_of(h) == LOOM_FLOAT64 && e && loom_dtype_of(e) == LOOM_COMPLEX64);
+    CHECK(test_compile_plan(&h, 1, true, false) > 0);
+    CHECK(test_compile_plan(&h, 1, false, false) > 0);
+    CHECK_EQ_INT(loom_histogram_edges(c, (const double[]){-1, 0, 0.5, 1}, 4, NULL, false, &h),
+                 LOOM_OK);
+    CHECK(h && loom_dtype_of(h) == LOOM_INT64 && loom_size(h) == 3);
     CHECK(test_compile_plan(&h, 1, true, false) > 0);
     loom_scope_end();
 }

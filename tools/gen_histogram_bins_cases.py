@@ -10,6 +10,7 @@ with NumPy 2 as the oracle:
     bins <name> <dtype> <n> <range lo,hi or -> <first> <last> <widened> <lo> <hi> <min> <max>
          <std> <g1> <q0> <q1> <q2> <q3> <iq0> <iq1> <iq2> <iq3> <nstone> <sq...> -> <nbins>
     edges <dtype> <first> <last> <nbins> -> <edges...>
+    narrow <dtype> <first> <last> <nbins> -> <message>   (edges that do not increase)
     err <name> <dtype> <n> <range or -> <weights 0/1> -> <message>
 
 - tests/gpu/histogram_bins_cases.inc, read by tests/gpu/test_histogram_bins.c: the data sets
@@ -22,6 +23,8 @@ import os
 import sys
 
 import numpy as np
+
+from gen_unique_cases import arr, c_double
 from numpy.lib import _histograms_impl as hist_impl
 
 NAMES = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]
@@ -136,15 +139,24 @@ def edge_lines():
                                (np.float16, -7.13, 12.305, (5, 14, 37, 3000)),
                                (np.float16, 2.0, 3.0, (1, 2, 1000))]:
         first, last = dt(lo), dt(hi)
-        for nb in counts:
+        for nb in counts:  # Loom is given the unrounded doubles, as its outer edges are
             e = np.linspace(first, last, nb + 1, endpoint=True, dtype=dt)
-            lines.append(f"edges {np.dtype(dt)} {fmt(first)} {fmt(last)} {nb} -> " +
-                         " ".join(fmt(v) for v in e))
+            if np.any(e[:-1] >= e[1:]):  # np.histogram refuses such edges
+                lines.append(f"narrow {np.dtype(dt)} {fmt(lo)} {fmt(hi)} {nb} -> Too many bins "
+                             f"for data range. Cannot create {nb} finite-sized bins.")
+            else:
+                lines.append(f"edges {np.dtype(dt)} {fmt(lo)} {fmt(hi)} {nb} -> " +
+                             " ".join(fmt(v) for v in e))
     return lines
 
 
 def error_lines():
     lines = []
+    # a constant float32 array whose widened range its dtype cannot split
+    try:
+        np.histogram(np.full(4, 3e7, np.float32), bins=2)
+    except ValueError as e:
+        lines.append(f"narrow float32 {fmt(3e7 - 0.5)} {fmt(3e7 + 0.5)} 2 -> {e}")
     cases = [("foo", "float64", 5, None, False), ("'", "float64", 5, None, False),
              ("auto", "float64", 5, None, True), ("fd", "float64", 5, (2.0, 1.0), False),
              ("sqrt", "float64", 5, (0.0, math.inf), False), ("Auto", "int8", 3, None, False)]
@@ -159,23 +171,6 @@ def error_lines():
             msg = str(e)
         lines.append(f"err {name} {dt} {n} {r} {int(weighted)} -> {msg}")
     return lines
-
-
-def c_double(v):
-    v = float(v)
-    if math.isnan(v):
-        return "NAN"
-    if math.isinf(v):
-        return "INFINITY" if v > 0 else "-INFINITY"
-    return repr(v)
-
-
-def arr(name, ctype, values):
-    values = list(values)
-    if not values:
-        return f"static const {ctype} *const {name} = NULL;\n"
-    body = ", ".join(c_double(v) if ctype == "double" else str(int(v)) for v in values)
-    return f"static const {ctype} {name}[] = {{{body}}};\n"
 
 
 def gpu_cases():
@@ -200,7 +195,42 @@ def gpu_cases():
             out.append(arr(p + "hist", "int64_t", h) + arr(p + "edges", "double", e))
             entries.append(f"    {{{d}, \"{name}\", {len(h)}, {p}hist, {p}edges}},")
     out.append("static const bins_data bins_data_sets[] = {\n" + "\n".join(sets) + "\n};\n")
+    out.append(complex_cases())
     out.append("static const bins_case bins_cases[] = {\n" + "\n".join(entries) + "\n};\n")
+    return "".join(out)
+
+
+def complex_cases():
+    """Complex data (NumPy compares it with the edges lexicographically): equal bins over a
+    range and explicit edges, values with real parts on the edges and imaginary parts of both
+    signs, NaN parts, values outside; real weights and density."""
+    re = [0.0, 0.0, 0.25, 0.25, 0.5, 0.5, 0.75, 1.0, 1.0, 1.0, -0.5, 2.0, np.nan, 0.3, 0.6, 2.5,
+          2.5, 0.9]
+    im = [-1.0, 1.0, 0.0, -2.0, 3.0, -0.5, 0.0, 0.0, -1.0, 1.0, 0.0, 5.0, 0.0, np.nan, 0.1, -1.0,
+          0.0, -3.0]
+    w = np.linspace(0.5, 2.0, len(re))
+    out, entries = [], []
+    for k, dt in enumerate((np.complex64, np.complex128)):
+        a = np.array([complex(x, y) for x, y in zip(re, im)], dt)
+        for j, (bins, rng_, weighted, density) in enumerate(
+                [(4, (0.0, 1.0), False, False), (3, (0.25, 1.0), True, False),
+                 (4, (0.0, 1.0), False, True), ([0.0, 0.5, 1.0, 2.5], None, False, False),
+                 ([0.0, 0.5, 1.0, 2.5], None, True, True)]):
+            h, e = np.histogram(a, bins=bins, range=rng_, weights=w if weighted else None,
+                                density=density)
+            p = f"hc{k}_{j}_"
+            out.append(arr(p + "hist", "double", h.real) + arr(p + "edges", "double", e.real))
+            nedges = len(bins) if isinstance(bins, list) else 0
+            if nedges:
+                out.append(arr(p + "bins", "double", bins))
+            r = f"{{{rng_[0]!r}, {rng_[1]!r}}}" if rng_ else "{0, 0}"
+            entries.append(f"    {{\"{np.dtype(dt)}\", {len(h)}, {int(rng_ is not None)}, {r}, "
+                           f"{nedges}, {p + 'bins' if nedges else 'NULL'}, {int(weighted)}, "
+                           f"{int(density)}, {p}hist, {p}edges}},")
+    out.append(arr("hc_re", "double", re) + arr("hc_im", "double", im) + arr("hc_w", "double", w))
+    out.append(f"static const int64_t hc_n = {len(re)};\n")
+    out.append("static const complex_hist_case complex_hist_cases[] = {\n" + "\n".join(entries) +
+               "\n};\n")
     return "".join(out)
 
 

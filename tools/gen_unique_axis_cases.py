@@ -19,24 +19,9 @@ import sys
 
 import numpy as np
 
+from gen_unique_cases import arr, c_double
+
 NAN, INF = np.nan, np.inf
-
-
-def c_double(v):
-    v = float(v)
-    if math.isnan(v):
-        return "NAN"
-    if math.isinf(v):
-        return "INFINITY" if v > 0 else "-INFINITY"
-    return repr(v)
-
-
-def arr(name, ctype, values):
-    values = list(values)
-    if not values:
-        return f"static const {ctype} *const {name} = NULL;\n"
-    body = ", ".join(c_double(v) if ctype == "double" else str(int(v)) for v in values)
-    return f"static const {ctype} {name}[] = {{{body}}};\n"
 
 
 def parts(name, a):

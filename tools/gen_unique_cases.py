@@ -35,16 +35,24 @@ def res(*arrays):
     return " ".join(f"{a.dtype} {fs(a.shape)}" for a in arrays)
 
 
+def unique_lines(dt, shape):
+    """np.unique of zeros(shape, dt) with each combination of returns (flags: index 1, inverse
+    2, counts 4)."""
+    lines = []
+    for flags in range(8):
+        ri, rv, rc = bool(flags & 1), bool(flags & 2), bool(flags & 4)
+        r = np.unique(np.zeros(shape, dt), return_index=ri, return_inverse=rv, return_counts=rc)
+        r = r if isinstance(r, tuple) else (r,)
+        lines.append(f"unique {dt} {fs(shape)} {flags} -> ok {res(*r)}")
+    return lines
+
+
 def cpu_table():
     lines = []
     for dt in DTYPES:
         for shape in [(0,), (2, 0, 3)]:
             a = np.zeros(shape, dt)
-            for flags in range(8):
-                ri, rv, rc = bool(flags & 1), bool(flags & 2), bool(flags & 4)
-                r = np.unique(a, return_index=ri, return_inverse=rv, return_counts=rc)
-                r = r if isinstance(r, tuple) else (r,)
-                lines.append(f"unique {dt} {fs(shape)} {flags} -> ok {res(*r)}")
+            lines += unique_lines(dt, shape)
             lines.append(f"nonzero {dt} {fs(shape)} -> ok {res(*np.nonzero(a))}")
             lines.append(f"flatnonzero {dt} {fs(shape)} -> ok {res(np.flatnonzero(a))}")
             lines.append(f"argwhere {dt} {fs(shape)} -> ok {res(np.argwhere(a))}")
@@ -63,12 +71,7 @@ def cpu_table():
                 lines.append(f"{fn} {dt} {dt2} -> ok {res(r)}")
     for dt in ("complex64", "complex128"):
         for shape in [(0,), (2, 0, 3)]:
-            a = np.zeros(shape, dt)
-            for flags in range(8):
-                ri, rv, rc = bool(flags & 1), bool(flags & 2), bool(flags & 4)
-                r = np.unique(a, return_index=ri, return_inverse=rv, return_counts=rc)
-                r = r if isinstance(r, tuple) else (r,)
-                lines.append(f"unique {dt} {fs(shape)} {flags} -> ok {res(*r)}")
+            lines += unique_lines(dt, shape)
         for other in ("int8", "float32", "complex64", "complex128"):
             for x, y in ((dt, other), (other, dt)):
                 for shape in [(), (4,), (2, 3)]:
@@ -127,6 +130,18 @@ def cpu_table():
                         lambda: np.histogram(np.zeros(5, dt), bins=3, range=(0, 2), weights=w,
                                              density=bool(density)))
         attempt(f"histogram {dt} 0 4 - - 0", lambda: np.histogram(np.zeros(0, dt), bins=4))
+    for dt in ("complex64", "complex128"):  # with a range: real edges as complex, real weights
+        for wdt in ("-", "float32", "int16"):
+            for density in (0, 1):
+                w = None if wdt == "-" else np.ones(5, wdt)
+                attempt(f"histogram {dt} 5 3 0,2 {wdt} {density}",
+                        lambda: np.histogram(np.zeros(5, dt), bins=3, range=(0, 2), weights=w,
+                                             density=bool(density)))
+        attempt(f"histogram_edges {dt} 6 0,1,2.5,4 - 0",
+                lambda: np.histogram(np.zeros(6, dt), bins=[0, 1, 2.5, 4])[0])
+        attempt(f"histogram_edges {dt} 6 -1,0,1 float64 1",
+                lambda: np.histogram(np.zeros(6, dt), bins=[-1, 0, 1], weights=np.ones(6),
+                                     density=True)[0])
     for bins, rng_, wn in [(0, "0,1", 5), (-2, "0,1", 5), (3, "2,1", 5), (3, "0,inf", 5),
                            (3, "nan,1", 5), (3, "0,1", 4)]:
         lo, hi = (float(v) for v in rng_.split(","))
