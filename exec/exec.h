@@ -249,6 +249,9 @@ void loom__kcache_trim(void);
 
 /* Loom's device headers (the .cuh files of kernels/), which generated kernels include. */
 const loom__header *loom__device_headers(int *count);
+/* The FNV-1a 64 and length of source when it is one of those headers' texts (computed once);
+ * false for any other text. */
+bool loom__device_header_digest(const char *source, uint64_t *hash, size_t *length);
 
 typedef struct loom__dim3 {
     unsigned x, y, z;

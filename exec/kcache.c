@@ -106,10 +106,14 @@ static char *make_key(const char *fn, const char *name, const char *source,
     /* A header's text is keyed by its FNV-1a 64 and length, not stored: the embedded headers
      * are ~100 KB, which every disk-cache file used to carry. */
     for (int i = 0; i < nheaders; i++) {
-        size_t n = strlen(headers[i].source);
+        uint64_t hash;
+        size_t n;
+        if (!loom__device_header_digest(headers[i].source, &hash, &n)) {
+            n = strlen(headers[i].source);
+            hash = loom__fnv1a64(headers[i].source, n, LOOM__FNV1A64_INIT);
+        }
         char digest[64];
-        snprintf(digest, sizeof digest, "fnv1a64 %016llx length %zu",
-                 (unsigned long long)loom__fnv1a64(headers[i].source, n, LOOM__FNV1A64_INIT), n);
+        snprintf(digest, sizeof digest, "fnv1a64 %016llx length %zu", (unsigned long long)hash, n);
         key_add(&kb, "header", headers[i].name);
         key_add(&kb, "header-source", digest);
     }
