@@ -242,7 +242,9 @@ static void scatters_in_place(const loom_walk *w, const loom_plan *p, int *takes
         takes[i] = -1;
     for (int i = 0; i < w->n; i++) {
         const loom_walk_node *v = &w->v[i];
-        if (v->node->op != LOOM_OP_SCATTER || v->buffer < 0)
+        /* an evaluated scatter is an input: its inputs are gone */
+        if (v->node->op != LOOM_OP_SCATTER || v->buffer < 0 || loom__is_input(v->node) ||
+            p->buffers[v->buffer].role != LOOM_BUF_TEMP)
             continue;
         const loom_plan_buffer *nb = &p->buffers[v->buffer];
         const loom_walk_node *old = &w->v[loom__walk_at(w, v->node->inputs[0])];

@@ -111,7 +111,12 @@ static void test_device(void)
     CHECK_EQ_INT(loom_device_set(loom_device_count()), LOOM_ERR_INVALID);
     CHECK(loom_last_error() && strstr(loom_last_error(), "loom_device_set: device ") &&
           strstr(loom_last_error(), " is out of range ("));
-    CHECK_EQ_INT(loom_device_set(-1), LOOM_ERR_INVALID);
+    CHECK_EQ_INT(loom_device_set(-2), LOOM_ERR_INVALID);
+    CHECK_EQ_INT(loom_device_get(), 0);
+    /* -1 is the host device (docs/host-device.md); back to the GPU after it */
+    CHECK_EQ_INT(loom_device_set(LOOM_DEVICE_CPU), LOOM_OK);
+    CHECK_EQ_INT(loom_device_get(), LOOM_DEVICE_CPU);
+    CHECK_EQ_INT(loom_device_set(0), LOOM_OK);
     CHECK_EQ_INT(loom_device_get(), 0);
     loom_clear_error();
 
