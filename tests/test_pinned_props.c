@@ -61,7 +61,7 @@ static void test_device_properties(void)
     CHECK_EQ_INT(loom_mem_info(&f, NULL), LOOM_ERR_INVALID);
     CHECK_EQ_INT(loom_device_properties(-2, &p), loom_device_count() ? LOOM_ERR_INVALID
                                                                      : LOOM_ERR_NO_DEVICE);
-    /* -1 is LOOM_DEVICE_CPU, which has no CUDA properties */
+    /* the host device has no GPU properties (docs/host-device.md) */
     CHECK_EQ_INT(loom_device_properties(LOOM_DEVICE_CPU, &p), LOOM_ERR_UNSUPPORTED);
     CHECK_STR(loom_last_error(), "loom_device_properties: not available on the host device");
     if (loom_device_count() == 0) {
