@@ -110,6 +110,14 @@ int loom__check_make(const char *fn, const loom_plan *p, void *const *addr, loom
     return LOOM_OK;
 }
 
+void loom__check_replace(loom_buffer *b, loom__check *c)
+{
+    b = loom__buffer_root(b);
+    loom__check *old = b->check;
+    b->check = c ? check_retain(c) : NULL;
+    loom__check_release(old);
+}
+
 void loom__check_attach(loom_buffer *b, loom__check *c)
 {
     b = loom__buffer_root(b);

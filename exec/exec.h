@@ -122,7 +122,7 @@ int loom__buffer_wait(const char *fn, loom_buffer *b, loom_stream *s);
 /* The stream b was allocated on (borrowed). */
 loom_stream *loom__buffer_stream(const loom_buffer *b);
 /* Whether work on s may write over b's memory: b is a pool allocation of its own (no part,
- * no wrapped memory, no status check) at home on s, held by one reference, and no other
+ * no wrapped memory) at home on s, held by one reference, and no other
  * stream's use of it is recorded. */
 bool loom__buffer_writable_on(const loom_buffer *b, const loom_stream *s);
 /* Called by an allocation that ran out of device memory, on the allocating thread, before it
@@ -149,6 +149,9 @@ int loom__check_make(const char *fn, const struct loom_plan *p, void *const *add
                      loom__check **out);
 /* Gives buffer b (the allocation it is part of) check c, unless it already has one. */
 void loom__check_attach(loom_buffer *b, loom__check *c);
+/* b now holds c, the check of a run that wrote over b's old value in place; b's old check is
+ * dropped (a check made from a run that read b keeps it as a parent). */
+void loom__check_replace(loom_buffer *b, loom__check *c);
 void loom__check_release(loom__check *c);
 /* Resolves b's check after its value was read on s (the stream has been waited for): LOOM_OK,
  * or LOOM_ERR_LINALG with "fn: Singular matrix"-style error recorded (every later read of b

@@ -313,7 +313,7 @@ loom_stream *loom__buffer_stream(const loom_buffer *b)
 
 bool loom__buffer_writable_on(const loom_buffer *b, const loom_stream *s)
 {
-    if (b->free_fn != devbuf_free || b->parent || b->check ||
+    if (b->free_fn != devbuf_free || b->parent ||
         atomic_load_explicit(&b->refcount, memory_order_acquire) != 1)
         return false;
     const devbuf *d = (const devbuf *)b;

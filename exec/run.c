@@ -149,6 +149,14 @@ static loom_buffer *reusable_old_buffer(const loom_plan *p, int b, loom_stream *
     return ob;
 }
 
+/* Whether b, the buffer the requested SCATTER of pb got, is its old version's
+ * (reusable_old_buffer): its check is then replaced, not kept. */
+static bool written_in_place(const loom_plan_buffer *pb, loom_buffer *b)
+{
+    const loom_array *n = pb->node;
+    return n->op == LOOM_OP_SCATTER && n->ninputs > 0 && loom__node_buffer(n->inputs[0]) == b;
+}
+
 static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int device)
 {
     int rc;
@@ -264,7 +272,11 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
     }
     for (int b = 0; rc == LOOM_OK && b < p->nbuffers; b++) {
         if (fresh[b]) {
-            loom__check_attach(fresh[b], check);
+            /* in place: the old value's pending check is a parent of this run's */
+            if (written_in_place(&p->buffers[b], fresh[b]))
+                loom__check_replace(fresh[b], check);
+            else
+                loom__check_attach(fresh[b], check);
             loom__node_set_buffer(p->buffers[b].node, fresh[b]);
             fresh[b] = NULL;
         }
