@@ -168,9 +168,36 @@ static void lazy_chain(void)
     loom_release(v);
 }
 
+/* An out-of-bounds index in an update written in place is still reported after the next
+ * update reuses the same bytes: its check passes to the new version. */
+static void bad_index_carried(void)
+{
+    static float want[N];
+    int64_t k = 1, bad = N + 3;
+    loom_array *bad_idx = loom_asarray(&bad, LOOM_INT64, 1, &k), *idx = index_array();
+    loom_array *v = loom_scalar(1.5);
+    loom_array *a = start(want);
+    uint64_t before = in_place();
+    loom_array *a1 = bump(a, bad_idx, v);
+    loom_release(a);
+    CHECK_EQ_INT(loom_eval(a1), LOOM_OK);
+    loom_array *a2 = bump(a1, idx, v);
+    loom_release(a1);
+    CHECK_EQ_INT(loom_eval(a2), LOOM_OK);
+    CHECK_EQ_INT(in_place() - before, 2);
+    static float got[N];
+    CHECK_EQ_INT(loom_get(a2, got, sizeof got), LOOM_ERR_INVALID);
+    CHECK(loom_last_error() && strstr(loom_last_error(), "index out of bounds for axis 0 with size 4099"));
+    loom_release(a2);
+    loom_release(bad_idx);
+    loom_release(idx);
+    loom_release(v);
+}
+
 static void run_all(void)
 {
     loop();
+    bad_index_carried();
     refused();
     lazy_chain();
 }
