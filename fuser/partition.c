@@ -179,10 +179,17 @@ static int add_buffer(loom_plan *p, loom_array *node, int walk_index, loom_buffe
     return p->nbuffers++;
 }
 
-static void keep_alive(loom_plan *p, int buffer, int step)
+typedef struct {
+    loom_plan *plan;
+    int step;
+} liveness_at;
+
+static void keep_alive(void *ctx, int buffer)
 {
-    if (buffer >= 0 && buffer < p->nbuffers && p->buffers[buffer].last_use < step)
-        p->buffers[buffer].last_use = step;
+    liveness_at *at = ctx;
+    loom_plan *p = at->plan;
+    if (buffer >= 0 && buffer < p->nbuffers && p->buffers[buffer].last_use < at->step)
+        p->buffers[buffer].last_use = at->step;
 }
 
 /* A step may read a buffer the graph walk does not attribute to it: a kernel reading a view
@@ -190,21 +197,8 @@ static void keep_alive(loom_plan *p, int buffer, int step)
  * So every buffer a step names lives at least until that step, whatever the walk found. */
 static void extend_liveness_to_operands(loom_plan *p)
 {
-    for (int k = 0; k < p->nsteps; k++) {
-        const loom_step *s = &p->steps[k];
-        if (s->kind == LOOM_STEP_KERNEL) {
-            for (int a = 0; a < s->kernel.nargs; a++)
-                if (s->kernel.args[a].kind == LOOM_KARG_PTR)
-                    keep_alive(p, s->kernel.args[a].buffer, k);
-        } else if (s->kind == LOOM_STEP_LIBRARY) {
-            for (int b = 0; b < s->lib.nbuffers; b++)
-                keep_alive(p, s->lib.buffer[b], k);
-            keep_alive(p, s->lib.workspace, k);
-        } else if (s->kind == LOOM_STEP_COPY) {
-            keep_alive(p, s->copy.src, k);
-            keep_alive(p, s->copy.dst, k);
-        }
-    }
+    for (int k = 0; k < p->nsteps; k++)
+        loom__step_for_each_buffer(&p->steps[k], keep_alive, &(liveness_at){p, k});
 }
 
 static size_t arena_size(const loom_plan_buffer *b)

@@ -342,6 +342,10 @@ typedef struct loom_step {
     };
 } loom_step;
 
+/* Calls f(ctx, buffer) for every plan buffer step s names (kernel pointer arguments, library
+ * operands and workspace, copy source and destination; -1 entries included). */
+void loom__step_for_each_buffer(const loom_step *s, void (*f)(void *ctx, int buffer), void *ctx);
+
 /* What a nonzero status word of a library routine means (NumPy's LinAlgError). */
 typedef enum loom_failure {
     LOOM_FAIL_NO_CONVERGENCE = 0, /* "Eigenvalues did not converge" */

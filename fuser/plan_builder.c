@@ -10,6 +10,22 @@ const char *loom__kernel_kind_name(loom_kernel_kind k)
     return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
+void loom__step_for_each_buffer(const loom_step *s, void (*f)(void *ctx, int buffer), void *ctx)
+{
+    if (s->kind == LOOM_STEP_KERNEL) {
+        for (int a = 0; a < s->kernel.nargs; a++)
+            if (s->kernel.args[a].kind == LOOM_KARG_PTR)
+                f(ctx, s->kernel.args[a].buffer);
+    } else if (s->kind == LOOM_STEP_LIBRARY) {
+        for (int b = 0; b < s->lib.nbuffers; b++)
+            f(ctx, s->lib.buffer[b]);
+        f(ctx, s->lib.workspace);
+    } else if (s->kind == LOOM_STEP_COPY) {
+        f(ctx, s->copy.src);
+        f(ctx, s->copy.dst);
+    }
+}
+
 const char *loom__step_kind_name(loom_step_kind k)
 {
     static const char *names[] = {"kernel", "library", "copy", "host sync"};

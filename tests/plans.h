@@ -21,11 +21,18 @@ static inline bool test_plan_in_place(const loom_plan *p, const loom_plan_buffer
            s->kind == LOOM_STEP_KERNEL && strncmp(s->kernel.name, "loom_scatter", 12) == 0;
 }
 
+typedef struct {
+    const loom_plan *plan;
+    int step;
+} test_plan_at;
+
 /* Checks that the temporary buffer b is alive at step k (written at or before it, not yet
  * reused) and that no other temporary alive at k shares its arena bytes (but a scatter's in
  * place). */
-static inline void test_plan_check_operand(const loom_plan *p, int b, int k)
+static inline void test_plan_check_operand(void *ctx, int b)
 {
+    const loom_plan *p = ((const test_plan_at *)ctx)->plan;
+    int k = ((const test_plan_at *)ctx)->step;
     if (b < 0 || b >= p->nbuffers || p->buffers[b].role != LOOM_BUF_TEMP)
         return;
     const loom_plan_buffer *t = &p->buffers[b];
@@ -47,21 +54,8 @@ static inline void test_plan_check_operand(const loom_plan *p, int b, int k)
  * arena is laid out from covers what the steps really read and write. */
 static inline void test_plan_check_liveness(const loom_plan *p)
 {
-    for (int k = 0; k < p->nsteps; k++) {
-        const loom_step *s = &p->steps[k];
-        if (s->kind == LOOM_STEP_KERNEL) {
-            for (int a = 0; a < s->kernel.nargs; a++)
-                if (s->kernel.args[a].kind == LOOM_KARG_PTR)
-                    test_plan_check_operand(p, s->kernel.args[a].buffer, k);
-        } else if (s->kind == LOOM_STEP_LIBRARY) {
-            for (int b = 0; b < s->lib.nbuffers; b++)
-                test_plan_check_operand(p, s->lib.buffer[b], k);
-            test_plan_check_operand(p, s->lib.workspace, k);
-        } else if (s->kind == LOOM_STEP_COPY) {
-            test_plan_check_operand(p, s->copy.src, k);
-            test_plan_check_operand(p, s->copy.dst, k);
-        }
-    }
+    for (int k = 0; k < p->nsteps; k++)
+        loom__step_for_each_buffer(&p->steps[k], test_plan_check_operand, &(test_plan_at){p, k});
 }
 
 /* The plan evaluating arrays[0..n), fused or as LOOM_FUSE=0 would; NULL (printed) on failure.
