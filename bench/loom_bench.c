@@ -235,9 +235,6 @@ static loom_array *ewk_sum(loom_array *const *in)
  * scope, like random_array) */
 static loom_array *random_complex(int ndim, const int64_t *shape)
 {
-    int64_t n = 1;
-    for (int d = 0; d < ndim; d++)
-        n *= shape[d];
     loom_array *re = random_array(LOOM_FLOAT32, ndim, shape);
     loom_array *im = random_array(LOOM_FLOAT32, ndim, shape);
     loom_array *cre = loom_astype(re, LOOM_COMPLEX64), *cim = loom_astype(im, LOOM_COMPLEX64);
@@ -312,9 +309,6 @@ static loom_array *matmul_relu_bias(loom_array *const *in)
 static int bench_matmul(const char *name, loom_dtype dt, int ndim, const int64_t *shape,
                         bool relu_bias, double bytes)
 {
-    int64_t n = 1;
-    for (int d = 0; d < ndim; d++)
-        n *= shape[d];
     loom_array *in[3] = {random_array(dt, ndim, shape), random_array(dt, ndim, shape),
                          relu_bias ? random_array(dt, 1, &shape[ndim - 1]) : NULL};
     int bad = in[0] && in[1] && (in[2] || !relu_bias)
