@@ -261,9 +261,8 @@ int loom__host_eval(const char *fn, loom_array *const *arrays, int n)
         (rc = loom__check_make(fn, p, addr, status, &check)) == LOOM_OK)
         rc = hand_results(fn, p, fresh, check);
 done:
-    if (fresh)
-        for (int b = 0; b < p->nbuffers; b++)
-            loom__buffer_release(fresh[b]);
+    if (p)
+        loom__buffers_release(fresh, p->nbuffers);
     loom__buffer_release(arena);
     loom__buffer_release(status);
     loom__check_release(check);

@@ -283,9 +283,9 @@ static int eval_on_device(const char *fn, loom_array *const *arrays, int n, int 
     }
 done:
     running = NULL;
-    if (fresh)
-        for (int b = 0; b < p->nbuffers; b++)
-            loom__buffer_release(fresh[b]);
+    /* the cached plan keeps this array for its next run: no released buffer may stay in it */
+    if (p)
+        loom__buffers_release(fresh, p->nbuffers);
     loom__buffer_release(arena);
     loom__buffer_release(status);
     loom__check_release(check);

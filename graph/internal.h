@@ -91,6 +91,9 @@ typedef struct loom_buffer {
 } loom_buffer;
 
 void loom__buffer_release(loom_buffer *b);
+/* Releases buffers[0..n) and clears each entry (NULL entries are skipped), so that an array
+ * kept across evaluations never holds a released buffer. */
+void loom__buffers_release(loom_buffer **buffers, int n);
 /* The allocation a buffer is (part of). */
 static inline loom_buffer *loom__buffer_root(loom_buffer *b)
 {

@@ -342,6 +342,14 @@ void loom__buffer_release(loom_buffer *b)
         b->free_fn(b);
 }
 
+void loom__buffers_release(loom_buffer **buffers, int n)
+{
+    for (int i = 0; buffers && i < n; i++) {
+        loom__buffer_release(buffers[i]);
+        buffers[i] = NULL;
+    }
+}
+
 /* Frees a node whose count reached zero; inputs whose count also reaches zero are freed by
  * the same loop (an explicit stack, so a million-op chain cannot overflow the C stack). */
 void loom_release(loom_array *a)
