@@ -1,8 +1,9 @@
 /* Evaluation on the host device: the plan the fuser makes for a GPU, run on the CPU. Kernel
  * steps whose blocks are independent (elementwise kernels and the index kernels of gathers,
  * joins and pointer arrays: grid-stride loops) run compiled by the host compiler; copies are
- * memcpy; steps the host cannot run yet report "not available on the host device". */
+ * memcpy; library steps go to exec/host_library.c. */
 #include "steps.h"
+#include "host_library.h"
 #include "fuser/walk.h"
 
 #include <pthread.h>
@@ -12,8 +13,7 @@
 
 static int unavailable(const char *fn, const char *what, const char *summary)
 {
-    loom__error(LOOM_ERR_UNSUPPORTED, fn, "%s%s%s%s is not available on the host device", what,
-                summary ? " (" : "", summary ? summary : "", summary ? ")" : "");
+    loom__error(LOOM_ERR_UNSUPPORTED, fn, "%s (%s) is not available on the host device", what, summary);
     return LOOM_ERR_UNSUPPORTED;
 }
 
@@ -112,8 +112,8 @@ static int check_available(const char *fn, const loom_plan *p)
 {
     for (int i = 0; i < p->nsteps; i++) {
         const loom_step *s = &p->steps[i];
-        if (s->kind == LOOM_STEP_LIBRARY)
-            return unavailable(fn, loom__lib_info(s->lib.routine)->name, s->summary);
+        if (s->kind == LOOM_STEP_LIBRARY && loom__host_library_check(fn, s))
+            return LOOM_ERR_UNSUPPORTED;
         /* a user's raw kernel may use anything CUDA has (atomics, cooperative groups...) */
         if (s->kind == LOOM_STEP_KERNEL && s->kernel.kind == LOOM_KERNEL_RAW && s->kernel.work)
             return unavailable(fn, "a raw kernel", s->kernel.name);
@@ -138,7 +138,8 @@ static int run_steps(const char *fn, const loom_plan *p, void *const *addr)
         case LOOM_STEP_KERNEL:
             rc = run_kernel(fn, &s->kernel, entries[i], addr);
             break;
-        case LOOM_STEP_LIBRARY: /* refused by check_available */
+        case LOOM_STEP_LIBRARY:
+            rc = loom__host_library_run(fn, s, addr);
             break;
         case LOOM_STEP_COPY:
             if (s->copy.bytes)
