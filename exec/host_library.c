@@ -16,6 +16,10 @@ int loom__host_library_check(const char *fn, const loom_step *s)
 {
     const char *why = NULL;
     switch (s->lib.routine) {
+    case LOOM_LIB_CUFFT:
+        if (!(why = loom__host_fft_missing()))
+            return LOOM_OK;
+        return unavailable(fn, s, why);
     default:
         return unavailable(fn, s, why);
     }
@@ -24,8 +28,9 @@ int loom__host_library_check(const char *fn, const loom_step *s)
 int loom__host_library_run(const char *fn, const loom_step *s, void *const *addr)
 {
     const loom_libcall *l = &s->lib;
-    (void)addr;
     switch (l->routine) {
+    case LOOM_LIB_CUFFT:
+        return loom__host_fft_run(fn, l, addr);
     default:
         return unavailable(fn, s, NULL);
     }

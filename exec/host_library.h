@@ -12,4 +12,9 @@ int loom__host_library_check(const char *fn, const loom_step *s);
 /* Runs library step s on the calling thread with the plan's buffer addresses. */
 int loom__host_library_run(const char *fn, const loom_step *s, void *const *addr);
 
+/* ---- FFTs (exec/host_fft.c, on KISS FFT: kernels/host_fft.cpp) ---- */
+/* Why the host cannot run FFTs (Loom built without KISS FFT), else NULL. */
+const char *loom__host_fft_missing(void);
+int loom__host_fft_run(const char *fn, const loom_libcall *l, void *const *addr);
+
 #endif /* LOOM_EXEC_HOST_LIBRARY_H */

@@ -28,6 +28,17 @@
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
 
+/* The vector types generated kernels use (the FFT input copies), with CUDA's alignment. */
+struct __align__(8) float2 {
+    float x, y;
+};
+struct __align__(16) double2 {
+    double x, y;
+};
+struct __align__(16) ulonglong2 {
+    unsigned long long x, y;
+};
+
 /* blockIdx and gridDim are 64-bit: an elementwise grid has one block per work item. */
 struct loom_host_dim3 {
     unsigned long long x, y, z;
