@@ -1,6 +1,7 @@
 /* CuPy's RandomState draws (graph/random_state.c) on the cuRAND host API: each state owns one
  * generator, made on its first draw, and each draw is one generate call on the current stream,
- * after seeding (seed, offset 0, as CuPy's seed()) when the draw follows a seed. */
+ * after seeding (seed, offset 0, as CuPy's seed()) when the draw follows a seed. The host
+ * device runs the same calls (exec/host_library.c). */
 #include "steps.h"
 #include "../graph/random_state.h"
 
@@ -39,6 +40,8 @@ static curandStatus_t generate(curandGenerator_t g, const loom_curand_args *c, v
     }
 }
 
+/* A state's draws run where the state was made: its generator is a host generator on the
+ * host device (curandCreateGeneratorHost, the same sequences) and then has no stream. */
 int loom__curand_generate(const char *fn, const loom_libcall *l, void *const *addr, cudaStream_t st)
 {
     static const curandRngType_t types[] = {CURAND_RNG_PSEUDO_XORWOW, CURAND_RNG_PSEUDO_MRG32K3A,
@@ -50,14 +53,15 @@ int loom__curand_generate(const char *fn, const loom_libcall *l, void *const *ad
     const char *what = "curandCreateGenerator";
     if (!rs->generator) {
         curandGenerator_t g;
-        s = curandCreateGenerator(&g, types[rs->method]);
+        s = rs->device == LOOM_DEVICE_CPU ? curandCreateGeneratorHost(&g, types[rs->method])
+                                          : curandCreateGenerator(&g, types[rs->method]);
         if (s == CURAND_STATUS_SUCCESS) {
             rs->generator = g;
             rs->free_generator = free_generator;
         }
     }
     curandGenerator_t g = rs->generator;
-    if (s == CURAND_STATUS_SUCCESS) {
+    if (s == CURAND_STATUS_SUCCESS && rs->device != LOOM_DEVICE_CPU) {
         what = "curandSetStream";
         s = curandSetStream(g, st);
     }

@@ -20,6 +20,8 @@ int loom__host_library_check(const char *fn, const loom_step *s)
         if (!(why = loom__host_fft_missing()))
             return LOOM_OK;
         return unavailable(fn, s, why);
+    case LOOM_LIB_CURAND:
+        return LOOM_OK;
     default:
         return unavailable(fn, s, why);
     }
@@ -31,6 +33,8 @@ int loom__host_library_run(const char *fn, const loom_step *s, void *const *addr
     switch (l->routine) {
     case LOOM_LIB_CUFFT:
         return loom__host_fft_run(fn, l, addr);
+    case LOOM_LIB_CURAND:
+        return loom__curand_generate(fn, l, addr, NULL);
     default:
         return unavailable(fn, s, NULL);
     }

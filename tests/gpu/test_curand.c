@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L
 /* CuPy's RandomState on the GPU: for XORWOW, MRG32k3a and Philox4x32-10, a sequence of draws
  * (random_sample, standard_normal with an odd size, uniform, normal, lognormal, a reseed, in
  * both dtypes, and cuRAND's Poisson, compared exactly) against the same sequence of cuRAND
@@ -8,8 +9,10 @@
  * offset fails by O(1). Uniform values agree to 4 ulp (the scaling may be fused), normals to
  * 1e-5 (float32) or 1e-12 (float64) relative: the host's and device's logarithms and sines may
  * round differently. Draws of one shape read as they are made reuse a cached plan and must
- * still continue the stream. Skips (77) without a GPU. */
+ * still continue the stream. Skips (77) without a GPU. On the host device (LOOM_TEST_DEVICE=cpu)
+ * the same draws run on cuRAND's host generator: the order checks hold as on a GPU. */
 #include "check.h"
+#include "gpu_main.h"
 #include "host_values.h"
 
 #include <curand.h>
@@ -204,13 +207,11 @@ static void check_cached_plans(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("SKIP: no GPU\n");
+    if (!gpu_test_start("gpu_test_curand"))
         return 77;
-    }
     check_method(LOOM_CURAND_XORWOW, CURAND_RNG_PSEUDO_XORWOW, "XORWOW");
     check_method(LOOM_CURAND_MRG32K3A, CURAND_RNG_PSEUDO_MRG32K3A, "MRG32k3a");
     check_method(LOOM_CURAND_PHILOX4_32_10, CURAND_RNG_PSEUDO_PHILOX4_32_10, "Philox4x32-10");
     check_cached_plans();
-    return check_summary("gpu_test_curand");
+    return gpu_test_finish("gpu_test_curand");
 }
