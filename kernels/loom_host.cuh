@@ -28,16 +28,9 @@
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
 
-/* The vector types generated kernels use (the FFT input copies), with CUDA's alignment. */
-struct __align__(8) float2 {
-    float x, y;
-};
-struct __align__(16) double2 {
-    double x, y;
-};
-struct __align__(16) ulonglong2 {
-    unsigned long long x, y;
-};
+/* CUDA's vector types (float2, double2, ulonglong2: the FFT input copies), as cuda_fp16.h
+ * also includes them. */
+#include <vector_types.h>
 
 /* blockIdx and gridDim are 64-bit: an elementwise grid has one block per work item. */
 struct loom_host_dim3 {
