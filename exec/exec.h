@@ -362,6 +362,9 @@ int loom__device_env_error(const char *fn);
  * pool's limit; NULL with LOOM_ERR_OOM recorded ("... for <what> on the host device"). */
 loom_buffer *loom__host_buffer_alloc(const char *fn, const char *what, size_t bytes);
 size_t loom__host_used_bytes(void);
+/* Bytes of freed host blocks kept for reuse, and giving them all back. */
+size_t loom__host_cached_bytes(void);
+void loom__host_cache_trim(void);
 void loom__host_set_limit(size_t bytes);
 size_t loom__host_get_limit(void);
 /* A generated kernel compiled for the host: runs blocks [first, last) (x fastest) of the grid

@@ -21,9 +21,12 @@ extern char **environ;
 
 #define PATH_MAX_LEN 4096
 
-/* Precise math, as NVRTC's options: no contraction into FMAs, no fast math. */
+/* Precise math, as NVRTC's options: no contraction into FMAs, no fast math. Hidden symbols
+ * (only loom_host_entry is exported): a kernel is then inlined into the loop over its items
+ * instead of being called through the PLT once per item. */
 static const char *const fixed_flags[] = {"-x", "c++", "-std=c++17", "-O2", "-fPIC", "-shared",
-                                          "-ffp-contract=off", "-fno-fast-math", "-w"};
+                                          "-fvisibility=hidden", "-ffp-contract=off",
+                                          "-fno-fast-math", "-w"};
 #define NFIXED (sizeof fixed_flags / sizeof fixed_flags[0])
 
 /* ---- the compiler ---- */
@@ -200,7 +203,7 @@ static int compile(const char *fn, const char *name, const char *source, const c
     snprintf(src, sizeof src, "%s/k.cpp", dir);
     snprintf(out, sizeof out, "%s/k.so", dir);
     snprintf(log, sizeof log, "%s/log", dir);
-    size_t len = strlen(source), glue_len = 256 + 2 * strlen(name);
+    size_t len = strlen(source), glue_len = 320 + 2 * strlen(name);
     char *text = malloc(len + glue_len);
     char *opt_copy = malloc(options ? strlen(options) + 1 : 1);
     int rc = LOOM_OK;
@@ -211,7 +214,7 @@ static int compile(const char *fn, const char *name, const char *source, const c
     }
     memcpy(text, source, len);
     len += (size_t)snprintf(text + len, glue_len,
-                            "\nextern \"C\" int loom_host_entry(void **argv, long long first, long long last, "
+                            "\nextern \"C\" __attribute__((visibility(\"default\"))) int loom_host_entry(void **argv, long long first, long long last, "
                             "const long long *dims)\n{\n    return loom_host_launch<%s>(argv, first, last, dims);\n}\n",
                             name);
     if (write_file(src, text, len)) {

@@ -401,7 +401,7 @@ size_t loom_mempool_used_bytes(void)
 size_t loom_mempool_total_bytes(void)
 {
     if (loom_device_get() == LOOM_DEVICE_CPU)
-        return loom__host_used_bytes(); /* the host device caches nothing */
+        return loom__host_used_bytes() + loom__host_cached_bytes();
     if (!loom_device_count())
         return 0;
     cudaMemPool_t h = atomic_load(&pools[loom_device_get()].handle);
@@ -417,8 +417,10 @@ size_t loom_mempool_total_bytes(void)
 int loom_mempool_free_all_blocks(void)
 {
     const char *fn = "loom_mempool_free_all_blocks";
-    if (loom_device_get() == LOOM_DEVICE_CPU)
+    if (loom_device_get() == LOOM_DEVICE_CPU) {
+        loom__host_cache_trim();
         return LOOM_OK;
+    }
     int dev, err = loom__device_current(fn, &dev);
     if (err)
         return err;

@@ -261,6 +261,19 @@ template <auto K> static void loom_host_invoke(void **argv)
     loom_host_call(K, argv, std::make_index_sequence<loom_host_arity(K)>{});
 }
 
+/* Items [first, last) of an elementwise grid (one-thread blocks along x). The kernel is inlined
+ * into the loop (flatten), so the addresses of the thread-local block indices are computed once
+ * rather than per item (each costs a __tls_get_addr call in a shared object), and no item pays
+ * the three divisions of a 3-D block index: either costs more than a memory-bound item. */
+template <auto K> __attribute__((flatten)) static void loom_host_items(void **argv, long long first, long long last)
+{
+    blockIdx = {0, 0, 0};
+    for (long long i = first; i < last; i++) {
+        blockIdx.x = (unsigned long long)i;
+        loom_host_invoke<K>(argv);
+    }
+}
+
 /* Runs blocks [first, last) of the grid dims[0..2] of blocks dims[3..5] (x fastest). 0, or -1
  * when a block cannot finish (a barrier not every thread reaches) or memory runs out. */
 template <auto K> static inline int loom_host_launch(void **argv, long long first, long long last, const long long *dims)
@@ -280,6 +293,10 @@ template <auto K> static inline int loom_host_launch(void **argv, long long firs
             free(b.fibers), free(b.stacks), free(b.slots);
             return -1;
         }
+    }
+    if (threads == 1 && dims[1] == 1 && dims[2] == 1) {
+        loom_host_items<K>(argv, first, last);
+        return 0;
     }
     int rc = 0;
     for (long long i = first; i < last && rc == 0; i++) {

@@ -80,6 +80,35 @@ static void test_memory(void)
     CHECK_EQ_INT(loom_mempool_used_bytes(), before);
 }
 
+/* A freed block of 1 MiB or more is kept for the next buffer of its size (docs/host-device.md)
+ * and given back by loom_mempool_free_all_blocks. */
+static void test_block_cache(void)
+{
+    const int64_t n = 1 << 18; /* 2 MiB of float64 */
+    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
+    size_t used = loom_mempool_used_bytes();
+    CHECK_EQ_INT(loom_mempool_total_bytes(), used);
+    loom_array *k = loom_arange(0, (double)n, 1, LOOM_FLOAT64);
+    loom_array *x = loom_add_scalar(k, 1.0);
+    CHECK_EQ_INT(loom_eval(x), LOOM_OK);
+    CHECK_EQ_INT(loom_mempool_used_bytes(), used + 8 * n);
+    loom_release(x);
+    CHECK_EQ_INT(loom_mempool_used_bytes(), used);
+    CHECK_EQ_INT(loom_mempool_total_bytes(), used + 8 * n); /* kept */
+    loom_array *y = loom_add_scalar(k, 2.0);
+    double last = 0;
+    CHECK_EQ_INT(loom_eval(y), LOOM_OK);
+    CHECK_EQ_INT(loom_mempool_total_bytes(), used + 8 * n); /* reused, not a second block */
+    loom_array *at = loom_index(y, 0, n - 1);
+    CHECK_EQ_INT(loom_item(at, &last), LOOM_OK);
+    CHECK(last == (double)n + 1.0);
+    loom_release(at);
+    loom_release(y);
+    loom_release(k);
+    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
+    CHECK_EQ_INT(loom_mempool_total_bytes(), used);
+}
+
 static void test_unavailable(void)
 {
     loom_scope_begin();
@@ -142,6 +171,7 @@ int main(int argc, char **argv)
     test_choosing();
     test_mixing();
     test_memory();
+    test_block_cache();
     test_unavailable();
     test_index_check();
     return check_summary("test_host_device");

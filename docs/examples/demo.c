@@ -7,7 +7,9 @@
  * results agree within allclose's tolerances. Last the seeds' SVD:
  * a 1000x1000 float64 matrix times 2, u, s, vh = svd(x), with its time and the reconstruction
  * error max|u diag(s) vh - x| / max|x|.
- *     cmake -B build && cmake --build build -j && ./build/demo
+ * With --cpu: the seed exercise on the host device and on the GPU (where there is one), times
+ * side by side and the results compared.
+ *     cmake -B build && cmake --build build -j && ./build/demo [--cpu]
  */
 #define _POSIX_C_SOURCE 200809L
 #include <loom.h>
@@ -61,13 +63,13 @@ typedef struct result {
     void *y;                  /* the result on the host */
 } result;
 
-/* Runs f(x) with LOOM_FUSE=fuse: one warm-up (it compiles), RUNS timed, one copied out. */
-static int measure(const char *fuse, workload f, loom_array *x, result *r)
+/* Runs f(x) with LOOM_FUSE=fuse: one warm-up (it compiles), runs timed, one copied out. */
+static int measure_runs(const char *fuse, workload f, loom_array *x, result *r, int runs)
 {
     setenv("LOOM_FUSE", fuse, 1);
     double t[RUNS];
     loom_stats s0, s1;
-    for (int i = -1; i < RUNS; i++) {
+    for (int i = -1; i < runs; i++) {
         if (i == 0)
             loom_stats_get(&s0);
         double t0 = now_ms();
@@ -82,10 +84,10 @@ static int measure(const char *fuse, workload f, loom_array *x, result *r)
             t[i] = now_ms() - t0;
     }
     loom_stats_get(&s1);
-    qsort(t, RUNS, sizeof *t, by_value);
-    r->ms = t[RUNS / 2];
-    r->kernels = (double)(s1.kernels_launched - s0.kernels_launched) / RUNS;
-    r->graphs = (double)(s1.graph_launches - s0.graph_launches) / RUNS;
+    qsort(t, (size_t)runs, sizeof *t, by_value);
+    r->ms = t[runs / 2];
+    r->kernels = (double)(s1.kernels_launched - s0.kernels_launched) / runs;
+    r->graphs = (double)(s1.graph_launches - s0.graph_launches) / runs;
 
     /* Once more without CUDA Graphs, so that every kernel counts, and copy the result out. */
     setenv("LOOM_GRAPHS", "0", 1);
@@ -100,6 +102,11 @@ static int measure(const char *fuse, workload f, loom_array *x, result *r)
     unsetenv("LOOM_FUSE");
     r->plan_kernels = s1.kernels_launched - s0.kernels_launched;
     return rc;
+}
+
+static int measure(const char *fuse, workload f, loom_array *x, result *r)
+{
+    return measure_runs(fuse, f, x, r, RUNS);
 }
 
 static void print_table(const result *fused, const result *unfused)
@@ -198,6 +205,70 @@ static int seed_exercise(void)
     return bad;
 }
 
+#define CPU_RUNS 3
+
+/* demo --cpu: the seed exercise on the host device and, where there is one, on GPU 0, from the
+ * same random values (Loom's generator gives both devices the same numbers); times side by
+ * side, each result checked, and the two compared. Returns 0 when all is well. */
+static int cpu_exercise(void)
+{
+    static const char *names[2] = {"host device (CPU)", "GPU 0"};
+    static const int devices[2] = {LOOM_DEVICE_CPU, 0};
+    static const int runs[2] = {CPU_RUNS, RUNS};
+    const int ndev = loom_device_count() > 0 ? 2 : 1;
+    result r[2] = {{0}};
+    int rc = LOOM_OK, bad = 0;
+    for (int d = 0; d < ndev && rc == LOOM_OK; d++) {
+        rc = loom_device_set(devices[d]);
+        if (rc == LOOM_OK && !(r[d].y = malloc((size_t)ROWS * COLS * sizeof(double))))
+            rc = LOOM_ERR_OOM;
+        if (rc != LOOM_OK)
+            break;
+        loom_rng *rng = loom_random_default_rng(2026);
+        loom_array *x = loom_rng_random(rng, 1, (int64_t[]){(int64_t)ROWS * COLS}, LOOM_FLOAT64);
+        rc = loom_eval(x);
+        if (rc == LOOM_OK)
+            rc = measure_runs("1", sort_rownorm, x, &r[d], runs[d]);
+        loom_release(x);
+        loom_rng_destroy(rng);
+    }
+    if (rc != LOOM_OK) {
+        fprintf(stderr, "demo --cpu: %s\n", loom_last_error() ? loom_last_error() : "out of host memory");
+        bad = 1;
+    } else {
+        printf("x = %d random float64 values in [0, 1), sorted, as a %dx%d matrix m whose rows\n"
+               "are normalised: z = (m - mean(m, 1, keepdims)) / std(m, 1, keepdims), fused\n\n",
+               ROWS * COLS, ROWS, COLS);
+        printf("%-18s %12s  %-9s  %s\n", "device", "time", "median of", "every row of z");
+        for (int d = 0; d < ndev; d++) {
+            double wm, ws;
+            bool up;
+            row_moments(r[d].y, &wm, &ws, &up);
+            bool ok = wm <= 1e-6 && ws <= 1e-6 && up;
+            printf("%-18s %9.1f ms  %-9d  %s, |mean| <= %.1e, |std - 1| <= %.1e: %s\n", names[d],
+                   r[d].ms, runs[d], up ? "increasing" : "NOT increasing", wm, ws, ok ? "ok" : "WRONG");
+            bad |= !ok;
+        }
+        if (ndev == 2) {
+            const int64_t n = (int64_t)ROWS * COLS;
+            const double *h = r[0].y, *g = r[1].y;
+            double worst = 0;
+            for (int64_t i = 0; i < n; i++)
+                worst = fabs(h[i] - g[i]) > worst ? fabs(h[i] - g[i]) : worst;
+            bool same = memcmp(h, g, (size_t)n * sizeof(double)) == 0;
+            bool close = host_allclose(h, g, n, 1e-9, 1e-9);
+            printf("\nthe GPU is %.1fx faster. host and GPU results: %s (largest difference %.1e)\n",
+                   r[0].ms / r[1].ms, same ? "the same bits" : close ? "allclose" : "DIFFER", worst);
+            bad |= !close;
+        } else {
+            printf("\nno CUDA device: the host device alone.\n");
+        }
+    }
+    free(r[0].y);
+    free(r[1].y);
+    return bad;
+}
+
 #define SVD_N 1000
 #define SVD_RUNS 5
 
@@ -274,11 +345,17 @@ static void draw(loom_array *x)
     loom_scope_end();
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--cpu") == 0)
+        return cpu_exercise();
+    if (argc > 1) {
+        fprintf(stderr, "usage: demo [--cpu]\n");
+        return 2;
+    }
     if (loom_device_count() <= 0) {
         fprintf(stderr, "demo: no CUDA device found. Loom runs arrays on an NVIDIA GPU; on this "
-                        "machine it can build, fuse and compile, but not run.\n");
+                        "machine 'demo --cpu' runs the seed exercise on the host device.\n");
         return 1;
     }
     /* x is generated on the device and kept in memory, so each run reads 4N bytes and
