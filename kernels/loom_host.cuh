@@ -104,6 +104,33 @@ static inline unsigned long long __umul64hi(unsigned long long a, unsigned long 
 {
     return (unsigned long long)(((unsigned __int128)a * b) >> 64);
 }
+/* CUDA's sin(pi x) and cos(pi x) (glibc has them only from 2.41, hence names of our own): x
+ * reduced exactly to [-1, 1] by remainder, folded to [-1/2, 1/2] (exact subtractions), then
+ * sin of pi times it in double; the float forms round the double result once. */
+static inline double loom_host_sinpi(double x)
+{
+    double r = std::remainder(x, 2.0);
+    r = r > 0.5 ? 1.0 - r : r < -0.5 ? -1.0 - r : r;
+    return std::sin(3.141592653589793 * r);
+}
+static inline double loom_host_cospi(double x)
+{
+    double a = std::fabs(std::remainder(x, 2.0));
+    return a > 0.5 ? -loom_host_sinpi(a - 0.5) : loom_host_sinpi(0.5 - a);
+}
+static inline void loom_host_sincospi(double x, double *s, double *c)
+{
+    *s = loom_host_sinpi(x), *c = loom_host_cospi(x);
+}
+static inline void loom_host_sincospif(float x, float *s, float *c)
+{
+    *s = (float)loom_host_sinpi(x), *c = (float)loom_host_cospi(x);
+}
+#define sinpi loom_host_sinpi
+#define cospi loom_host_cospi
+#define sincospi loom_host_sincospi
+#define sincospif loom_host_sincospif
+
 /* glibc declares an __expf of its own */
 static inline float loom_host_expf(float x) { return std::exp(x); }
 #define __expf loom_host_expf
