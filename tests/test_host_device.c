@@ -1,12 +1,14 @@
 /* The host device's API and failure paths (docs/host-device.md): choosing it, arrays keeping
- * their device, mixing devices, loom_to_device, the memory pool's limit, library steps that
- * report "not available on the host device", out-of-bounds indices found by a host kernel, and
- * (each a process of its own: the environment is read once) LOOM_DEVICE=cpu, a LOOM_DEVICE
- * that names no device, and no host compiler. Values are checked by the GPU tests that run on
+ * their device, mixing devices, loom_to_device, the memory pool's limit, steps that report "not
+ * available on the host device", library steps on OpenBLAS/LAPACKE, out-of-bounds indices found
+ * by a host kernel, and (each a process of its own: the environment is read once)
+ * LOOM_DEVICE=cpu, a LOOM_DEVICE that names no device, no host compiler, and no CBLAS or
+ * LAPACKE. Values are checked by the GPU tests that run on
  * the host device (host_test_*, docs/testing.md). */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,11 +85,17 @@ static void test_memory(void)
 static void test_unavailable(void)
 {
     loom_scope_begin();
-    int64_t shape[2] = {3, 3};
-    loom_array *a = loom_ones(2, shape, LOOM_FLOAT32);
-    double v;
-    CHECK_EQ_INT(loom_item(loom_sum(loom_matmul(a, a), NULL, 0, false), &v), LOOM_ERR_UNSUPPORTED);
-    CHECK(error_has("loom_item: cublas gemm", "is not available on the host device"));
+    /* a user's raw kernel may use anything CUDA has */
+    loom_raw_kernel *k = loom_raw_kernel_create("extern \"C\" __global__ void fill(float *y) { y[0] = 1; }",
+                                                "fill", NULL);
+    loom_array *raw = NULL;
+    int64_t one = 1;
+    CHECK(k && loom_raw_kernel_call(k, (unsigned[]){1, 1, 1}, (unsigned[]){1, 1, 1}, 0,
+                                    (loom_array *[]){loom_empty(1, &one, LOOM_FLOAT32)}, 1, (int[]){0}, 1,
+                                    &raw) == LOOM_OK);
+    CHECK_EQ_INT(loom_eval(raw), LOOM_ERR_UNSUPPORTED);
+    CHECK(error_has("loom_eval: a raw kernel (fill) is not available on the host device", NULL));
+    loom_raw_kernel_destroy(k);
     CHECK_EQ_INT(loom_eval(loom_sort(loom_arange(0, 5, 1, LOOM_FLOAT32), 0)), LOOM_ERR_UNSUPPORTED);
     CHECK(error_has("loom_eval: ", "is not available on the host device"));
     /* what needs a GPU's streams refuses host arrays with a message, never touches CUDA */
@@ -97,6 +105,50 @@ static void test_unavailable(void)
     CHECK(error_has("loom_get_async: not available on the host device", NULL));
     CHECK(loom_asarray_async(pinned_like, LOOM_FLOAT32, 1, (int64_t[]){5}) == NULL);
     CHECK(error_has("loom_asarray_async: not available on the host device", NULL));
+    loom_scope_end();
+}
+
+/* Library steps run on OpenBLAS and LAPACKE (their values against NumPy: host_test_matmul,
+ * host_test_linalg*); here the routing, and a status word written by LAPACK read as on a GPU. */
+static void test_library_steps(void)
+{
+    loom_scope_begin();
+    int64_t s23[2] = {2, 3}, s32[2] = {3, 2}, s22[2] = {2, 2};
+    float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {7, 8, 9, 10, 11, 12};
+    float got[4] = {0};
+    /* np.array([[1,2,3],[4,5,6]], np.float32) @ np.array([[7,8],[9,10],[11,12]], np.float32) */
+    const float want[4] = {58, 64, 139, 154};
+    CHECK_EQ_INT(loom_get(loom_matmul(loom_asarray(a, LOOM_FLOAT32, 2, s23), loom_asarray(b, LOOM_FLOAT32, 2, s32)),
+                          got, sizeof got),
+                 LOOM_OK);
+    CHECK(memcmp(got, want, sizeof got) == 0);
+    /* np.linalg.inv(np.array([[4., 7.], [2., 6.]])) */
+    double m[4] = {4, 7, 2, 6}, inv[4] = {0}, want_inv[4] = {0.6, -0.7, -0.2, 0.4};
+    CHECK_EQ_INT(loom_get(loom_linalg_inv(loom_asarray(m, LOOM_FLOAT64, 2, s22)), inv, sizeof inv), LOOM_OK);
+    double worst = 0;
+    for (int i = 0; i < 4; i++)
+        worst = fmax(worst, fabs(inv[i] - want_inv[i]));
+    CHECK(worst < 1e-15);
+    double singular[4] = {1, 2, 2, 4};
+    CHECK_EQ_INT(loom_get(loom_linalg_inv(loom_asarray(singular, LOOM_FLOAT64, 2, s22)), inv, sizeof inv),
+                 LOOM_ERR_LINALG);
+    CHECK(error_has("loom_linalg_inv: Singular matrix", NULL));
+    loom_scope_end();
+}
+
+/* Without LAPACKE (LOOM_HOST_LAPACKE names a file that is not there, or a library without it)
+ * the decompositions report why; products, on CBLAS, still run. */
+static void test_missing_lapacke(const char *why)
+{
+    CHECK_EQ_INT(loom_device_set(LOOM_DEVICE_CPU), LOOM_OK);
+    loom_scope_begin();
+    int64_t s22[2] = {2, 2};
+    double m[4] = {4, 2, 2, 3}, got[4];
+    loom_array *a = loom_asarray(m, LOOM_FLOAT64, 2, s22);
+    CHECK_EQ_INT(loom_get(loom_linalg_cholesky(a), got, sizeof got), LOOM_ERR_UNSUPPORTED);
+    CHECK(error_has("loom_get: cusolver potrf (linalg_cholesky) is not available on the host device: ", why));
+    CHECK_EQ_INT(loom_get(loom_matmul(a, a), got, sizeof got), LOOM_OK);
+    CHECK(got[0] == 20 && got[1] == 14 && got[2] == 14 && got[3] == 13);
     loom_scope_end();
 }
 
@@ -139,10 +191,32 @@ int main(int argc, char **argv)
         loom_scope_end();
         return check_summary("test_host_device no-compiler");
     }
+    if (strcmp(mode, "no-lapacke") == 0) { /* LOOM_HOST_LAPACKE=/nonexistent/liblapacke.so.3 */
+        test_missing_lapacke("LOOM_HOST_LAPACKE=\"/nonexistent/liblapacke.so.3\" could not be loaded (");
+        return check_summary("test_host_device no-lapacke");
+    }
+    if (strcmp(mode, "lapacke-without-symbols") == 0) { /* LOOM_HOST_LAPACKE=libm.so.6 */
+        test_missing_lapacke("LOOM_HOST_LAPACKE=\"libm.so.6\" has no LAPACKE (LAPACKE_sgetrf_work is missing)");
+        return check_summary("test_host_device lapacke-without-symbols");
+    }
+    if (strcmp(mode, "no-blas") == 0) { /* LOOM_HOST_BLAS=/nonexistent/libopenblas.so.0 */
+        CHECK_EQ_INT(loom_device_set(LOOM_DEVICE_CPU), LOOM_OK);
+        loom_scope_begin();
+        int64_t s22[2] = {2, 2};
+        float got[4];
+        loom_array *a = loom_ones(2, s22, LOOM_FLOAT32);
+        CHECK_EQ_INT(loom_get(loom_matmul(a, a), got, sizeof got), LOOM_ERR_UNSUPPORTED);
+        CHECK(error_has("loom_get: cublas gemm (matmul) is not available on the host device: "
+                        "LOOM_HOST_BLAS=\"/nonexistent/libopenblas.so.0\" could not be loaded (",
+                        NULL));
+        loom_scope_end();
+        return check_summary("test_host_device no-blas");
+    }
     test_choosing();
     test_mixing();
     test_memory();
     test_unavailable();
+    test_library_steps();
     test_index_check();
     return check_summary("test_host_device");
 }
