@@ -83,9 +83,9 @@ int loom__host_geev(const char *fn, const loom_libcall *l, void *const *addr)
     }
     int t = loom__host_type_index(dt) - 2, n = (int)e->n, ldvr = e->vectors ? n : 1;
     char jobvr = e->vectors ? 'V' : 'N';
-    double wq[2] = {0, 0};
+    double wq[2] = {0, 0}, rq[2] = {0, 0}; /* the query writes rwork's first element too */
     int r = lp->complex_geev[t](LOOM__COL_MAJOR, 'N', jobvr, n, NULL, n, NULL, NULL, 1, NULL, ldvr,
-                                wq, -1, NULL);
+                                wq, -1, rq);
     if (r < 0)
         return loom__host_lapack_failed(fn, "geev", r);
     int lwork = loom__host_lwork(wq, dt);

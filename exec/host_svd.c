@@ -38,10 +38,10 @@ int loom__host_svd(const char *fn, const loom_libcall *l, void *const *addr)
     int64_t ucols = e->full ? e->rows : e->cols, mn = e->cols, mx = e->rows; /* rows >= cols */
     char jobz = e->vectors ? (e->full ? 'A' : 'S') : 'N';
     int ldu = e->vectors ? m : 1, ldvt = e->vectors ? n : 1;
-    double wq[2] = {0, 0};
+    double wq[2] = {0, 0}, rq[2] = {0, 0}; /* a query may write rwork's first element */
     int iq = 0;
     int r = complex ? lp->complex_gesdd[t - 2](LOOM__COL_MAJOR, jobz, m, n, NULL, m, NULL, NULL, ldu,
-                                               NULL, ldvt, wq, -1, NULL, &iq)
+                                               NULL, ldvt, wq, -1, rq, &iq)
                     : lp->gesdd[t](LOOM__COL_MAJOR, jobz, m, n, NULL, m, NULL, NULL, ldu, NULL, ldvt,
                                    wq, -1, &iq);
     if (r < 0)

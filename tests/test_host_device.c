@@ -122,6 +122,24 @@ static void test_library_steps(void)
                           got, sizeof got),
                  LOOM_OK);
     CHECK(memcmp(got, want, sizeof got) == 0);
+    /* relu(a @ b + bias) in float16 as one cublasLt step with its relu-bias epilogue (no kernel
+     * after it): np.maximum(a16 @ b16 + np.array([-100, 1], np.float16), 0) */
+    float bias[2] = {-100, 1};
+    const float want_relu[4] = {0, 65, 39, 155};
+    loom_array *a16 = loom_astype(loom_asarray(a, LOOM_FLOAT32, 2, s23), LOOM_FLOAT16);
+    loom_array *b16 = loom_astype(loom_asarray(b, LOOM_FLOAT32, 2, s32), LOOM_FLOAT16);
+    loom_array *bias16 = loom_astype(loom_asarray(bias, LOOM_FLOAT32, 1, (int64_t[]){2}), LOOM_FLOAT16);
+    CHECK_EQ_INT(loom_eval_many((loom_array *[]){a16, b16, bias16}, 3), LOOM_OK);
+    setenv("LOOM_LT_EPILOGUE", "1", 1);
+    loom_array *y = loom_maximum_scalar(loom_add(loom_matmul(a16, b16), bias16), 0.0);
+    loom_stats s0, s1;
+    loom_stats_get(&s0);
+    CHECK_EQ_INT(loom_eval(y), LOOM_OK);
+    loom_stats_get(&s1);
+    unsetenv("LOOM_LT_EPILOGUE");
+    CHECK_EQ_INT(s1.kernels_launched - s0.kernels_launched, 0);
+    CHECK_EQ_INT(loom_get(loom_astype(y, LOOM_FLOAT32), got, sizeof got), LOOM_OK);
+    CHECK(memcmp(got, want_relu, sizeof got) == 0);
     /* np.linalg.inv(np.array([[4., 7.], [2., 6.]])) */
     double m[4] = {4, 7, 2, 6}, inv[4] = {0}, want_inv[4] = {0.6, -0.7, -0.2, 0.4};
     CHECK_EQ_INT(loom_get(loom_linalg_inv(loom_asarray(m, LOOM_FLOAT64, 2, s22)), inv, sizeof inv), LOOM_OK);
