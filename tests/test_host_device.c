@@ -154,6 +154,37 @@ static void test_library_steps(void)
     loom_scope_end();
 }
 
+/* LAPACK's workspace is a host buffer of the pool: under a limit that leaves room for the
+ * plan's buffers but not for it, the SVD fails with LOOM_ERR_OOM naming it, and succeeds once
+ * the limit allows it. The limit is raised step by step, so some step lands in between. */
+static void test_library_oom(void)
+{
+    loom_scope_begin();
+    enum { N = 64 };
+    double *m = malloc(N * N * sizeof *m);
+    for (int i = 0; i < N * N; i++)
+        m[i] = (double)((i * 37) % 101) - 50 + (i % (N + 1) == 0 ? 100 : 0);
+    loom_array *a = loom_asarray(m, LOOM_FLOAT64, 2, (int64_t[]){N, N});
+    free(m);
+    CHECK_EQ_INT(loom_eval(a), LOOM_OK);
+    size_t base = loom_mempool_used_bytes();
+    bool workspace_refused = false, succeeded = false, only_oom = true;
+    for (size_t extra = 4096; extra <= ((size_t)1 << 20) && !succeeded; extra += 4096) {
+        loom_scope_begin();
+        loom_array *s = loom_linalg_svdvals(a);
+        CHECK_EQ_INT(loom_mempool_set_limit(base + extra), LOOM_OK);
+        int rc = loom_eval(s);
+        CHECK_EQ_INT(loom_mempool_set_limit(0), LOOM_OK);
+        succeeded = rc == LOOM_OK;
+        only_oom &= succeeded || rc == LOOM_ERR_OOM;
+        workspace_refused |= rc == LOOM_ERR_OOM && error_has("loom_eval: out of memory allocating",
+                                                             "for LAPACK's SVD workspace on the host device");
+        loom_scope_end();
+    }
+    CHECK(workspace_refused && succeeded && only_oom);
+    loom_scope_end();
+}
+
 /* Without LAPACKE (LOOM_HOST_LAPACKE names a file that is not there, or a library without it)
  * the decompositions report why; products, on CBLAS, still run. */
 static void test_missing_lapacke(const char *why)
@@ -235,6 +266,7 @@ int main(int argc, char **argv)
     test_memory();
     test_unavailable();
     test_library_steps();
+    test_library_oom();
     test_index_check();
     return check_summary("test_host_device");
 }
