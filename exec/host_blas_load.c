@@ -45,7 +45,6 @@ static void *symbol(void *handle, const char *format, char letter, char *missing
 
 static bool resolve_blas(void *h, char *missing, size_t n)
 {
-    (void)n;
     char miss[64] = "";
     RESOLVE(blas.sgemm, h, "cblas_%cgemm", 's', miss);
     RESOLVE(blas.dgemm, h, "cblas_%cgemm", 'd', miss);

@@ -186,8 +186,10 @@ int loom__host_gemm(const char *fn, const loom_libcall *l, void *const *addr)
     }
     stored sa = stored_a(g), sb = stored_b(g);
     int64_t lda = legal_ld(sa), ldb = legal_ld(sb);
-    if (lda < (sa.rows > 1 ? sa.rows : 1) || ldb < (sb.rows > 1 ? sb.rows : 1) ||
-        g->ldc < (g->m > 1 ? g->m : 1) || lda > INT_MAX || ldb > INT_MAX || g->ldc > INT_MAX) {
+    bool operands_read = g->k > 0; /* an empty sum reads neither A nor B */
+    if ((operands_read && (lda < (sa.rows > 1 ? sa.rows : 1) || ldb < (sb.rows > 1 ? sb.rows : 1) ||
+                           lda > INT_MAX || ldb > INT_MAX)) ||
+        g->ldc < (g->m > 1 ? g->m : 1) || g->ldc > INT_MAX) {
         loom__error(LOOM_ERR_INVALID, fn, "internal error: a product's leading dimensions (%lld, "
                     "%lld, %lld) do not fit its (%lld x %lld x %lld) shape", (long long)g->lda,
                     (long long)g->ldb, (long long)g->ldc, (long long)g->m, (long long)g->n,

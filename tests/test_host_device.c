@@ -5,9 +5,10 @@
  * LOOM_DEVICE=cpu, a LOOM_DEVICE that names no device, no host compiler, and no CBLAS or
  * LAPACKE. Values are checked by the GPU tests that run on
  * the host device (host_test_*, docs/testing.md). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* RTLD_NOLOAD */
 #include "check.h"
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,24 @@ int main(int argc, char **argv)
     if (strcmp(mode, "lapacke-without-symbols") == 0) { /* LOOM_HOST_LAPACKE=libm.so.6 */
         test_missing_lapacke("LOOM_HOST_LAPACKE=\"libm.so.6\" has no LAPACKE (LAPACKE_sgetrf_work is missing)");
         return check_summary("test_host_device lapacke-without-symbols");
+    }
+    if (strcmp(mode, "blas-threads") == 0) { /* LOOM_HOST_THREADS=1, OPENBLAS_NUM_THREADS=3 */
+        CHECK_EQ_INT(loom_device_set(LOOM_DEVICE_CPU), LOOM_OK);
+        loom_scope_begin();
+        int64_t s22[2] = {2, 2};
+        float got[4];
+        loom_array *a = loom_ones(2, s22, LOOM_FLOAT32);
+        CHECK_EQ_INT(loom_get(loom_matmul(a, a), got, sizeof got), LOOM_OK);
+        loom_scope_end();
+        /* the OpenBLAS Loom loaded (the same library, already in the process) obeys the cap */
+        void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD);
+        void *get = h ? dlsym(h, "openblas_get_num_threads") : NULL;
+        int (*threads)(void) = NULL;
+        memcpy(&threads, &get, sizeof get);
+        CHECK(threads && threads() == 1);
+        if (h)
+            dlclose(h);
+        return check_summary("test_host_device blas-threads");
     }
     if (strcmp(mode, "no-blas") == 0) { /* LOOM_HOST_BLAS=/nonexistent/libopenblas.so.0 */
         CHECK_EQ_INT(loom_device_set(LOOM_DEVICE_CPU), LOOM_OK);
