@@ -89,11 +89,11 @@ int loom__host_geev(const char *fn, const loom_libcall *l, void *const *addr);
 
 /* ---- helpers of the LAPACK steps (exec/host_lapack.c) ---- */
 
-/* The LAPACKE table, or NULL with LOOM_ERR_UNSUPPORTED recorded under fn ("<what> is not
- * available on the host device: <why>"). */
-const loom__host_lapack *loom__host_lapack_or_fail(const char *fn, const char *what);
-/* LOOM_OK when a rows x cols matrix fits LAPACK's 32-bit sizes, else LOOM_ERR_UNSUPPORTED. */
-int loom__host_lapack_sizes(const char *fn, const char *what, int64_t rows, int64_t cols);
+/* The LAPACKE table for a step on rows x cols matrices, or NULL with LOOM_ERR_UNSUPPORTED
+ * recorded under fn: "<what> is not available on the host device: <why>", or sizes beyond
+ * LAPACK's 32-bit ints. */
+const loom__host_lapack *loom__host_lapack_for(const char *fn, const char *what, int64_t rows,
+                                               int64_t cols);
 /* The lwork to pass after a workspace query answered in query's first element (of dt). */
 int loom__host_lwork(const void *query, loom_dtype dt);
 /* Matrix b of operand k: pointers, an array of matrix addresses; else bytes apart. */

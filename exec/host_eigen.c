@@ -30,10 +30,10 @@ static int eigen_work_get(const char *fn, loom_dtype dt, int lwork, int lrwork, 
 int loom__host_syevd(const char *fn, const loom_libcall *l, void *const *addr)
 {
     const loom_eigh_args *e = &l->args.eigh;
-    const loom__host_lapack *lp = loom__host_lapack_or_fail(fn, "eigh (syevd)");
-    int rc = lp ? loom__host_lapack_sizes(fn, "eigh", e->n, e->n) : LOOM_ERR_UNSUPPORTED;
-    if (rc)
-        return rc;
+    const loom__host_lapack *lp = loom__host_lapack_for(fn, "eigh (syevd)", e->n, e->n);
+    if (!lp)
+        return loom_last_error_code();
+    int rc = LOOM_OK;
     loom_dtype dt = (loom_dtype)e->dtype;
     bool complex = loom__is_complex(dt);
     int t = loom__host_type_index(dt), n = (int)e->n, iq = 0;
@@ -71,10 +71,10 @@ int loom__host_syevd(const char *fn, const loom_libcall *l, void *const *addr)
 int loom__host_geev(const char *fn, const loom_libcall *l, void *const *addr)
 {
     const loom_eig_args *e = &l->args.eig;
-    const loom__host_lapack *lp = loom__host_lapack_or_fail(fn, "eig (geev)");
-    int rc = lp ? loom__host_lapack_sizes(fn, "eig", e->n, e->n) : LOOM_ERR_UNSUPPORTED;
-    if (rc)
-        return rc;
+    const loom__host_lapack *lp = loom__host_lapack_for(fn, "eig (geev)", e->n, e->n);
+    if (!lp)
+        return loom_last_error_code();
+    int rc = LOOM_OK;
     loom_dtype dt = (loom_dtype)e->dtype;
     if (!loom__is_complex(dt)) {
         loom__error(LOOM_ERR_INVALID, fn, "internal error: eig's matrices must be complex, not %s",

@@ -9,22 +9,21 @@
 #include <limits.h>
 #include <string.h>
 
-const loom__host_lapack *loom__host_lapack_or_fail(const char *fn, const char *what)
+const loom__host_lapack *loom__host_lapack_for(const char *fn, const char *what, int64_t rows,
+                                               int64_t cols)
 {
     const char *why;
     const loom__host_lapack *lp = loom__host_lapack_get(&why);
-    if (!lp)
+    if (!lp) {
         loom__error(LOOM_ERR_UNSUPPORTED, fn, "%s is not available on the host device: %s", what, why);
+        return NULL;
+    }
+    if (rows > INT_MAX || cols > INT_MAX) {
+        loom__error(LOOM_ERR_UNSUPPORTED, fn, "%s: a %lld x %lld matrix is beyond LAPACK's 32-bit "
+                    "sizes", what, (long long)rows, (long long)cols);
+        return NULL;
+    }
     return lp;
-}
-
-int loom__host_lapack_sizes(const char *fn, const char *what, int64_t rows, int64_t cols)
-{
-    if (rows <= INT_MAX && cols <= INT_MAX)
-        return LOOM_OK;
-    loom__error(LOOM_ERR_UNSUPPORTED, fn, "a %lld x %lld matrix is beyond LAPACK's 32-bit %s "
-                "routines", (long long)rows, (long long)cols, what);
-    return LOOM_ERR_UNSUPPORTED;
 }
 
 int loom__host_lwork(const void *query, loom_dtype dt)
@@ -50,10 +49,9 @@ void *loom__host_matrix(const loom_libcall *l, void *const *addr, int k, bool po
 int loom__host_getrf(const char *fn, const loom_libcall *l, void *const *addr)
 {
     const loom_lu_args *u = &l->args.lu;
-    const loom__host_lapack *lp = loom__host_lapack_or_fail(fn, "LU (getrf)");
-    int rc = lp ? loom__host_lapack_sizes(fn, "LU", u->n, u->n) : LOOM_ERR_UNSUPPORTED;
-    if (rc)
-        return rc;
+    const loom__host_lapack *lp = loom__host_lapack_for(fn, "LU (getrf)", u->n, u->n);
+    if (!lp)
+        return loom_last_error_code();
     bool pointers = l->routine == LOOM_LIB_CUBLAS_GETRF_BATCHED;
     int t = loom__host_type_index((loom_dtype)u->dtype), n = (int)u->n;
     size_t bytes = (size_t)(u->n * u->n) * loom_dtype_size((loom_dtype)u->dtype);
@@ -71,10 +69,9 @@ int loom__host_getrf(const char *fn, const loom_libcall *l, void *const *addr)
 int loom__host_getrs(const char *fn, const loom_libcall *l, void *const *addr)
 {
     const loom_lu_args *u = &l->args.lu;
-    const loom__host_lapack *lp = loom__host_lapack_or_fail(fn, "LU solve (getrs)");
-    int rc = lp ? loom__host_lapack_sizes(fn, "LU", u->n, u->nrhs) : LOOM_ERR_UNSUPPORTED;
-    if (rc)
-        return rc;
+    const loom__host_lapack *lp = loom__host_lapack_for(fn, "LU solve (getrs)", u->n, u->nrhs);
+    if (!lp)
+        return loom_last_error_code();
     bool pointers = l->routine == LOOM_LIB_CUBLAS_GETRS_BATCHED;
     int t = loom__host_type_index((loom_dtype)u->dtype), n = (int)u->n, nrhs = (int)u->nrhs;
     size_t item = loom_dtype_size((loom_dtype)u->dtype);
@@ -98,10 +95,9 @@ int loom__host_getrs(const char *fn, const loom_libcall *l, void *const *addr)
 int loom__host_potrf(const char *fn, const loom_libcall *l, void *const *addr)
 {
     const loom_potrf_args *f = &l->args.potrf;
-    const loom__host_lapack *lp = loom__host_lapack_or_fail(fn, "cholesky (potrf)");
-    int rc = lp ? loom__host_lapack_sizes(fn, "cholesky", f->n, f->n) : LOOM_ERR_UNSUPPORTED;
-    if (rc)
-        return rc;
+    const loom__host_lapack *lp = loom__host_lapack_for(fn, "cholesky (potrf)", f->n, f->n);
+    if (!lp)
+        return loom_last_error_code();
     bool pointers = l->routine == LOOM_LIB_CUSOLVER_POTRF_BATCHED;
     int t = loom__host_type_index((loom_dtype)f->dtype), n = (int)f->n;
     size_t bytes = (size_t)(f->n * f->n) * loom_dtype_size((loom_dtype)f->dtype);
@@ -128,10 +124,10 @@ static loom_buffer *qr_workspace(const char *fn, loom_dtype dt, int lwork)
 int loom__host_geqrf(const char *fn, const loom_libcall *l, void *const *addr)
 {
     const loom_qr_args *q = &l->args.qr;
-    const loom__host_lapack *lp = loom__host_lapack_or_fail(fn, "QR (geqrf)");
-    int rc = lp ? loom__host_lapack_sizes(fn, "QR", q->m, q->n) : LOOM_ERR_UNSUPPORTED;
-    if (rc)
-        return rc;
+    const loom__host_lapack *lp = loom__host_lapack_for(fn, "QR (geqrf)", q->m, q->n);
+    if (!lp)
+        return loom_last_error_code();
+    int rc = LOOM_OK;
     loom_dtype dt = (loom_dtype)q->dtype;
     bool pointers = l->routine == LOOM_LIB_CUBLAS_GEQRF_BATCHED;
     int t = loom__host_type_index(dt), m = (int)q->m, n = (int)q->n;
@@ -163,11 +159,11 @@ int loom__host_geqrf(const char *fn, const loom_libcall *l, void *const *addr)
 int loom__host_orgqr(const char *fn, const loom_libcall *l, void *const *addr)
 {
     const loom_qr_args *q = &l->args.qr;
-    const loom__host_lapack *lp = loom__host_lapack_or_fail(fn, "QR (orgqr)");
-    int rc = lp ? loom__host_lapack_sizes(fn, "QR", q->m, q->n > q->qcols ? q->n : q->qcols)
-                : LOOM_ERR_UNSUPPORTED;
-    if (rc)
-        return rc;
+    const loom__host_lapack *lp = loom__host_lapack_for(fn, "QR (orgqr)", q->m,
+                                                        q->n > q->qcols ? q->n : q->qcols);
+    if (!lp)
+        return loom_last_error_code();
+    int rc = LOOM_OK;
     loom_dtype dt = (loom_dtype)q->dtype;
     int t = loom__host_type_index(dt), m = (int)q->m, qc = (int)q->qcols, k = (int)q->k;
     size_t item = loom_dtype_size(dt);

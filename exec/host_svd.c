@@ -28,10 +28,10 @@ static void adjoint_in_place(void *v, int64_t n, loom_dtype dt)
 int loom__host_svd(const char *fn, const loom_libcall *l, void *const *addr)
 {
     const loom_svd_args *e = &l->args.svd;
-    const loom__host_lapack *lp = loom__host_lapack_or_fail(fn, "svd (gesdd)");
-    int rc = lp ? loom__host_lapack_sizes(fn, "SVD", e->rows, e->cols) : LOOM_ERR_UNSUPPORTED;
-    if (rc)
-        return rc;
+    const loom__host_lapack *lp = loom__host_lapack_for(fn, "svd (gesdd)", e->rows, e->cols);
+    if (!lp)
+        return loom_last_error_code();
+    int rc = LOOM_OK;
     loom_dtype dt = (loom_dtype)e->dtype;
     bool complex = loom__is_complex(dt);
     int t = loom__host_type_index(dt), m = (int)e->rows, n = (int)e->cols;

@@ -215,6 +215,20 @@ static void test_index_check(void)
     loom_scope_end();
 }
 
+/* ones((2, 2)) @ ones((2, 2)) on the host device: LOOM_OK (the values checked) or the error. */
+static int product_of_ones(void)
+{
+    CHECK_EQ_INT(loom_device_set(LOOM_DEVICE_CPU), LOOM_OK);
+    loom_scope_begin();
+    float got[4];
+    loom_array *a = loom_ones(2, (int64_t[]){2, 2}, LOOM_FLOAT32);
+    int rc = loom_get(loom_matmul(a, a), got, sizeof got);
+    if (rc == LOOM_OK)
+        CHECK(got[0] == 2 && got[1] == 2 && got[2] == 2 && got[3] == 2);
+    loom_scope_end();
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -250,13 +264,7 @@ int main(int argc, char **argv)
         return check_summary("test_host_device lapacke-without-symbols");
     }
     if (strcmp(mode, "blas-threads") == 0) { /* LOOM_HOST_THREADS=1, OPENBLAS_NUM_THREADS=3 */
-        CHECK_EQ_INT(loom_device_set(LOOM_DEVICE_CPU), LOOM_OK);
-        loom_scope_begin();
-        int64_t s22[2] = {2, 2};
-        float got[4];
-        loom_array *a = loom_ones(2, s22, LOOM_FLOAT32);
-        CHECK_EQ_INT(loom_get(loom_matmul(a, a), got, sizeof got), LOOM_OK);
-        loom_scope_end();
+        CHECK_EQ_INT(product_of_ones(), LOOM_OK);
         /* the OpenBLAS Loom loaded (the same library, already in the process) obeys the cap */
         void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_NOLOAD);
         void *get = h ? dlsym(h, "openblas_get_num_threads") : NULL;
@@ -268,16 +276,10 @@ int main(int argc, char **argv)
         return check_summary("test_host_device blas-threads");
     }
     if (strcmp(mode, "no-blas") == 0) { /* LOOM_HOST_BLAS=/nonexistent/libopenblas.so.0 */
-        CHECK_EQ_INT(loom_device_set(LOOM_DEVICE_CPU), LOOM_OK);
-        loom_scope_begin();
-        int64_t s22[2] = {2, 2};
-        float got[4];
-        loom_array *a = loom_ones(2, s22, LOOM_FLOAT32);
-        CHECK_EQ_INT(loom_get(loom_matmul(a, a), got, sizeof got), LOOM_ERR_UNSUPPORTED);
+        CHECK_EQ_INT(product_of_ones(), LOOM_ERR_UNSUPPORTED);
         CHECK(error_has("loom_get: cublas gemm (matmul) is not available on the host device: "
                         "LOOM_HOST_BLAS=\"/nonexistent/libopenblas.so.0\" could not be loaded (",
                         NULL));
-        loom_scope_end();
         return check_summary("test_host_device no-blas");
     }
     test_choosing();
