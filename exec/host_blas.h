@@ -1,7 +1,8 @@
 /* exec/host_blas.h — CBLAS and LAPACKE for the host device's library steps, loaded at run time
  * with dlopen (exec/host_blas_load.c; no header or link dependency), and the steps they run:
  * GEMMs (exec/host_gemm.c) and the decompositions (exec/host_lapack.c, exec/host_eigen.c,
- * exec/host_svd.c).
+ * exec/host_svd.c). Every argument is checked before a call: a rejected one makes the reference
+ * CBLAS and LAPACK (not OpenBLAS) print and exit the process.
  * Internal to exec/. */
 #ifndef LOOM_EXEC_HOST_BLAS_H
 #define LOOM_EXEC_HOST_BLAS_H
