@@ -139,7 +139,7 @@ static int gemm_16bit(const char *fn, const loom__host_blas *blas, const loom_li
     stored sa = stored_a(g), sb = stored_b(g);
     size_t na = (size_t)(sa.rows * sa.cols), nb = (size_t)(sb.rows * sb.cols);
     size_t nc = (size_t)(g->m * g->n);
-    loom_buffer *scratch = loom__host_buffer_alloc(fn, "a float16 product's float32 operands",
+    loom_buffer *scratch = loom__host_buffer_alloc(fn, "a 16-bit float product's float32 copies",
                                                    (na + nb + nc) * sizeof(float));
     if (!scratch)
         return loom_last_error_code();
@@ -154,11 +154,10 @@ static int gemm_16bit(const char *fn, const loom__host_blas *blas, const loom_li
         stored sc = {g->m, g->n, g->ldc};
         if (g->beta_one)
             widen_matrix(ci, sc, dt, c);
-        if (g->k > 0)
+        if (g->k > 0) /* every dimension is at least 1: the copies' leading ones are legal */
             blas->sgemm(LOOM__COL_MAJOR, cblas_op(g->op_a), cblas_op(g->op_b), (int)g->m, (int)g->n,
-                        (int)g->k, (float)g->alpha_re, a, (int)(sa.rows > 1 ? sa.rows : 1), b,
-                        (int)(sb.rows > 1 ? sb.rows : 1), g->beta_one ? 1.0f : 0.0f, c,
-                        (int)(g->m > 1 ? g->m : 1));
+                        (int)g->k, (float)g->alpha_re, a, (int)sa.rows, b, (int)sb.rows,
+                        g->beta_one ? 1.0f : 0.0f, c, (int)g->m);
         else if (!g->beta_one)
             memset(c, 0, nc * sizeof *c);
         if (g->epilogue != LOOM_EPILOGUE_NONE)

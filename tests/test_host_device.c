@@ -155,6 +155,38 @@ static void test_library_steps(void)
     loom_scope_end();
 }
 
+/* float16 and bfloat16 products go through float32 and are rounded once to nearest even: with
+ * k = 1 each element is the exact product rounded, overflow, subnormals and a tie included.
+ * Tables: (a16 @ b16).view(np.uint16) in NumPy, and for bfloat16 the float32 product of the
+ * inputs cast to ml_dtypes.bfloat16. */
+static void test_16bit_products(void)
+{
+    static const double a16[4] = {300, 0x1p-10, 1 + 0x1p-10, -0x1p-14};
+    static const double b16[4] = {300, 1.5 * 0x1p-10, 1 - 0x1p-11, 0x1p-10 + 0x1p-20};
+    static const uint16_t want16[16] = {0x7c00, 0x3708, 0x5caf, 0x34b1, 0x34b0, 0x18, 0x13ff, 0x10,
+                                        0x5cb1, 0x1602, 0x3c00, 0x1402, 0xa4b0, 0x8002, 0x8400, 0x8001};
+    static const double abf[4] = {1.5 * 0x1p100, 0x1p-100, 1 + 0x1p-7, -0x1p-101};
+    static const double bbf[4] = {0x1p28, 1.5 * 0x1p-30, 1 - 0x1p-8, 0x1p-7 + 0x1p-14};
+    static const uint16_t wantbf[16] = {0x7f80, 0x6310, 0x71bf, 0x6e42, 0x1b80, 0xc, 0xd7f, 0xa01,
+                                        0x4d81, 0x30c2, 0x3f80, 0x3c02, 0x9b00, 0x8006, 0x8cff, 0x8981};
+    for (int bf = 0; bf < 2; bf++) {
+        loom_scope_begin();
+        loom_dtype dt = bf ? LOOM_BFLOAT16 : LOOM_FLOAT16;
+        loom_array *a = loom_astype(loom_asarray(bf ? abf : a16, LOOM_FLOAT64, 2, (int64_t[]){4, 1}), dt);
+        loom_array *b = loom_astype(loom_asarray(bf ? bbf : b16, LOOM_FLOAT64, 2, (int64_t[]){1, 4}), dt);
+        uint16_t got[16] = {0};
+        loom_array *y = loom_matmul(a, b);
+        loom_stats s0, s1;
+        CHECK_EQ_INT(loom_eval_many((loom_array *[]){a, b}, 2), LOOM_OK);
+        loom_stats_get(&s0);
+        CHECK_EQ_INT(loom_get(y, got, sizeof got), LOOM_OK);
+        loom_stats_get(&s1);
+        CHECK_EQ_INT(s1.kernels_launched - s0.kernels_launched, 0); /* the GEMM step alone */
+        CHECK(memcmp(got, bf ? wantbf : want16, sizeof got) == 0);
+        loom_scope_end();
+    }
+}
+
 /* LAPACK's workspace is a host buffer of the pool: under a limit that leaves room for the
  * plan's buffers but not for it, the SVD fails with LOOM_ERR_OOM naming it, and succeeds once
  * the limit allows it. The limit is raised step by step, so some step lands in between. */
@@ -287,6 +319,7 @@ int main(int argc, char **argv)
     test_memory();
     test_unavailable();
     test_library_steps();
+    test_16bit_products();
     test_library_oom();
     test_index_check();
     return check_summary("test_host_device");
