@@ -6,6 +6,8 @@
  * and conjugated operands, mixed dtypes; dot, vdot, inner, outer, tensordot, einsum, kron, trace,
  * diagonal, linalg_matrix_power and linalg_multi_dot; relu(a @ b + bias) * 2 and (a @ b).sum(axis)
  * fused and with LOOM_FUSE=0; and a plan with a library step replaying as one CUDA Graph launch.
+ * With LOOM_TEST_DEVICE=cpu the same cases run on the host device's OpenBLAS, within the same
+ * tolerances (all but the CUDA Graph replay).
  *
  * Operands used in products are never read back themselves (evaluating a view gives it a buffer
  * of its own, and the product would then see a contiguous copy, not the strides under test):
