@@ -30,8 +30,14 @@ int loom__host_lwork(const void *query, loom_dtype dt)
 {
     /* the answer is a float in the first (real) element; a float32 one may have been rounded
      * down, so a little is added */
-    double q = dt == LOOM_FLOAT32 || dt == LOOM_COMPLEX64 ? *(const float *)query
-                                                         : *(const double *)query;
+    float f;
+    double q;
+    if (dt == LOOM_FLOAT32 || dt == LOOM_COMPLEX64) {
+        memcpy(&f, query, sizeof f);
+        q = f;
+    } else {
+        memcpy(&q, query, sizeof q);
+    }
     q = q * (1 + 0x1p-20) + 1;
     return q < INT_MAX ? (int)q : INT_MAX;
 }
