@@ -47,7 +47,7 @@ int loom__host_syevd(const char *fn, const loom_libcall *l, void *const *addr)
     int lwork = loom__host_lwork(wq, dt), liwork = iq;
     int lrwork = complex ? loom__host_lwork(&rq, dt == LOOM_COMPLEX64 ? LOOM_FLOAT32 : LOOM_FLOAT64)
                          : 0;
-    eigen_work w;
+    eigen_work w = {0};
     if ((rc = eigen_work_get(fn, dt, lwork, lrwork, liwork, &w)))
         return rc;
     size_t item = loom_dtype_size(dt), witem = complex ? item / 2 : item;
@@ -89,7 +89,7 @@ int loom__host_geev(const char *fn, const loom_libcall *l, void *const *addr)
     if (r < 0)
         return loom__host_lapack_failed(fn, "geev", r);
     int lwork = loom__host_lwork(wq, dt);
-    eigen_work w;
+    eigen_work w = {0};
     if ((rc = eigen_work_get(fn, dt, lwork, 2 * n, 0, &w)))
         return rc;
     size_t item = loom_dtype_size(dt);
