@@ -7,6 +7,9 @@
 
 #include <string.h>
 
+/* gesdd's answer for a matrix holding NaN: LAPACK's INFO = -4, which LAPACKE shifts by one. */
+#define NAN_INPUT (-5)
+
 /* V^H (n x n, column-major) turned into V in place: transposed, conjugated for complex. */
 static void adjoint_in_place(void *v, int64_t n, loom_dtype dt)
 {
@@ -70,6 +73,10 @@ int loom__host_svd(const char *fn, const loom_libcall *l, void *const *addr)
                                                work, lwork, rwork, iwork)
                     : lp->gesdd[t](LOOM__COL_MAJOR, jobz, m, n, Ab, m, S, U, ldu, V, ldvt, work, lwork,
                                    iwork);
+        if (r == NAN_INPUT) {
+            info[b] = 1; /* NumPy's "SVD did not converge" for a matrix holding NaN */
+            continue;
+        }
         if (r < 0) {
             rc = loom__host_lapack_failed(fn, "gesdd", r);
             break;

@@ -152,6 +152,12 @@ static void test_library_steps(void)
     CHECK_EQ_INT(loom_get(loom_linalg_inv(loom_asarray(singular, LOOM_FLOAT64, 2, s22)), inv, sizeof inv),
                  LOOM_ERR_LINALG);
     CHECK(error_has("loom_linalg_inv: Singular matrix", NULL));
+    /* gesdd refuses NaN input; NumPy: np.linalg.svd(..., compute_uv=False) raises LinAlgError
+     * "SVD did not converge" */
+    double with_nan[4] = {NAN, 1, 1, 1};
+    CHECK_EQ_INT(loom_get(loom_linalg_svdvals(loom_asarray(with_nan, LOOM_FLOAT64, 2, s22)), inv, 2 * sizeof *inv),
+                 LOOM_ERR_LINALG);
+    CHECK(error_has("loom_linalg_svdvals: SVD did not converge", NULL));
     loom_scope_end();
 }
 
