@@ -4,6 +4,8 @@
  * Info words keep cuSOLVER's meaning (> 0: did not converge). */
 #include "host_blas.h"
 
+#include <math.h>
+
 /* One workspace for work, rwork and iwork, of the sizes a query gave. */
 typedef struct eigen_work {
     loom_buffer *buffer;
@@ -68,6 +70,15 @@ int loom__host_syevd(const char *fn, const loom_libcall *l, void *const *addr)
     return rc;
 }
 
+/* Whether the count complex values at p (float parts of dt's precision) are all finite. */
+static bool all_finite(const void *p, int64_t count, loom_dtype dt)
+{
+    for (int64_t i = 0; i < 2 * count; i++)
+        if (!isfinite(dt == LOOM_COMPLEX64 ? (double)((const float *)p)[i] : ((const double *)p)[i]))
+            return false;
+    return true;
+}
+
 int loom__host_geev(const char *fn, const loom_libcall *l, void *const *addr)
 {
     const loom_eig_args *e = &l->args.eig;
@@ -99,6 +110,13 @@ int loom__host_geev(const char *fn, const loom_libcall *l, void *const *addr)
         char *A = work + (size_t)(b * e->n * e->n) * item;
         char *W = base + e->w_at + (size_t)(b * e->n) * item;
         char *VR = e->vectors ? base + e->v_at + (size_t)(b * e->n * e->n) * item : NULL;
+        /* geev's balancing rejects NaN and inf as illegal arguments (the reference LAPACK then
+         * exits the process): such a matrix is one that did not converge (NumPy refuses it with
+         * LinAlgError) */
+        if (!all_finite(A, e->n * e->n, dt)) {
+            info[b] = 1;
+            continue;
+        }
         r = lp->complex_geev[t](LOOM__COL_MAJOR, 'N', jobvr, n, A, n, W, NULL, 1, VR, ldvr, w.work,
                                 lwork, w.rwork);
         if (r < 0)

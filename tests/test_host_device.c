@@ -158,6 +158,12 @@ static void test_library_steps(void)
     CHECK_EQ_INT(loom_get(loom_linalg_svdvals(loom_asarray(with_nan, LOOM_FLOAT64, 2, s22)), inv, 2 * sizeof *inv),
                  LOOM_ERR_LINALG);
     CHECK(error_has("loom_linalg_svdvals: SVD did not converge", NULL));
+    /* geev cannot take NaN or inf (NumPy's eigvals raises LinAlgError for them): a status word */
+    double eigvals[4];
+    CHECK_EQ_INT(loom_get(loom_linalg_eigvals(loom_asarray(with_nan, LOOM_FLOAT64, 2, s22)), eigvals,
+                          sizeof eigvals),
+                 LOOM_ERR_LINALG);
+    CHECK(error_has("loom_linalg_eigvals: Eigenvalues did not converge", NULL));
     loom_scope_end();
 }
 
