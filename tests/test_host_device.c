@@ -141,6 +141,21 @@ static void test_library_steps(void)
     CHECK_EQ_INT(s1.kernels_launched - s0.kernels_launched, 0);
     CHECK_EQ_INT(loom_get(loom_astype(y, LOOM_FLOAT32), got, sizeof got), LOOM_OK);
     CHECK(memcmp(got, want_relu, sizeof got) == 0);
+    /* a16 @ b16 + c16 in bfloat16 as one GEMM with beta = 1 (the addend copied into the result
+     * first; no kernel): (a16 @ b16 + np.array([[0.5, -1], [2, 100]])).astype(ml_dtypes.bfloat16),
+     * every value exact */
+    float c[4] = {0.5f, -1, 2, 100};
+    const float want_beta[4] = {58.5f, 63, 141, 254};
+    loom_array *abf = loom_astype(a16, LOOM_BFLOAT16), *bbf = loom_astype(b16, LOOM_BFLOAT16);
+    loom_array *cbf = loom_astype(loom_asarray(c, LOOM_FLOAT32, 2, s22), LOOM_BFLOAT16);
+    CHECK_EQ_INT(loom_eval_many((loom_array *[]){abf, bbf, cbf}, 3), LOOM_OK);
+    loom_array *z = loom_add(loom_matmul(abf, bbf), cbf);
+    loom_stats_get(&s0);
+    CHECK_EQ_INT(loom_eval(z), LOOM_OK);
+    loom_stats_get(&s1);
+    CHECK_EQ_INT(s1.kernels_launched - s0.kernels_launched, 0);
+    CHECK_EQ_INT(loom_get(loom_astype(z, LOOM_FLOAT32), got, sizeof got), LOOM_OK);
+    CHECK(memcmp(got, want_beta, sizeof got) == 0);
     /* np.linalg.inv(np.array([[4., 7.], [2., 6.]])) */
     double m[4] = {4, 7, 2, 6}, inv[4] = {0}, want_inv[4] = {0.6, -0.7, -0.2, 0.4};
     CHECK_EQ_INT(loom_get(loom_linalg_inv(loom_asarray(m, LOOM_FLOAT64, 2, s22)), inv, sizeof inv), LOOM_OK);
