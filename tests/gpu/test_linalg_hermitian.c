@@ -205,11 +205,8 @@ static void check_integer_and_singular(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_linalg_hermitian: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_linalg_hermitian"))
         return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
     static const loom_dtype dts[] = {LOOM_FLOAT32, LOOM_FLOAT64, LOOM_COMPLEX64, LOOM_COMPLEX128};
     for (int d = 0; d < 4; d++) {
         check_svd_hermitian(dts[d]);

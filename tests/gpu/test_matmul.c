@@ -6,6 +6,8 @@
  * and conjugated operands, mixed dtypes; dot, vdot, inner, outer, tensordot, einsum, kron, trace,
  * diagonal, linalg_matrix_power and linalg_multi_dot; relu(a @ b + bias) * 2 and (a @ b).sum(axis)
  * fused and with LOOM_FUSE=0; and a plan with a library step replaying as one CUDA Graph launch.
+ * With LOOM_TEST_DEVICE=cpu the same cases run on the host device's OpenBLAS, within the same
+ * tolerances (all but the CUDA Graph replay).
  *
  * Operands used in products are never read back themselves (evaluating a view gives it a buffer
  * of its own, and the product would then see a contiguous copy, not the strides under test):
@@ -32,6 +34,7 @@
  * (0xFF) before every evaluation so an element nothing writes shows up. */
 #define _POSIX_C_SOURCE 200809L
 #include "reduce_host.h"
+#include "gpu_main.h"
 
 #define SH(...) ((const int64_t[]){__VA_ARGS__})
 
@@ -1141,11 +1144,8 @@ static void test_graph_replay(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_matmul: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_matmul"))
         return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
     unsetenv("LOOM_TF32"); /* float32 must be exact: the tolerances catch TF32 */
     unsetenv("LOOM_FUSE");
     rng_seed_from_env();
@@ -1170,7 +1170,8 @@ int main(void)
     for (int i = 0; i < 6; i++)
         test_trace_diagonal(tr[i]);
     test_fused();
-    test_graph_replay();
+    if (!gpu_test_on_host()) /* CUDA Graph replay: the host device runs steps one by one */
+        test_graph_replay();
     CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
     return check_summary("gpu_test_matmul");
 }
