@@ -16,6 +16,12 @@ int loom__host_library_check(const char *fn, const loom_step *s)
 {
     const char *why = NULL;
     switch (s->lib.routine) {
+    case LOOM_LIB_CUB_SORT:
+        why = loom__host_sort_unavailable(&s->lib);
+        return why ? unavailable(fn, s, why) : LOOM_OK;
+    case LOOM_LIB_CUB_SELECT:
+    case LOOM_LIB_CUB_BINCOUNT:
+        return LOOM_OK;
     default:
         return unavailable(fn, s, why);
     }
@@ -24,8 +30,13 @@ int loom__host_library_check(const char *fn, const loom_step *s)
 int loom__host_library_run(const char *fn, const loom_step *s, void *const *addr)
 {
     const loom_libcall *l = &s->lib;
-    (void)addr;
     switch (l->routine) {
+    case LOOM_LIB_CUB_SORT:
+        return loom__host_sort(fn, l, addr);
+    case LOOM_LIB_CUB_SELECT:
+        return loom__host_select(fn, l, addr);
+    case LOOM_LIB_CUB_BINCOUNT:
+        return loom__host_bincount(fn, l, addr);
     default:
         return unavailable(fn, s, NULL);
     }
