@@ -415,7 +415,8 @@ def same_nans(a):
     if a.dtype.kind not in "fc":
         return a
     a = a.copy()
-    parts = a.view(a.real.dtype) if a.dtype.kind == "c" else a
+    flat = a.reshape(-1)  # a view of the copy: a 0-d array cannot be viewed as its parts
+    parts = flat.view(flat.real.dtype) if a.dtype.kind == "c" else flat
     parts[np.isnan(parts)] = np.nan
     return a
 
