@@ -379,6 +379,9 @@ loom__host_entry loom__host_kernel_get(const char *fn, const char *name, const c
 /* Runs entry's whole grid (dims as above) on the host's cores (LOOM_HOST_THREADS caps them);
  * 0 or -1 as entry. */
 int loom__host_launch(loom__host_entry entry, void **argv, const long long *dims);
+/* The same without counting a kernel launch: host library steps spread their own work (rows of
+ * a sort) this way. */
+int loom__host_run_blocks(loom__host_entry entry, void **argv, const long long *dims);
 /* Evaluates arrays of the host device (exec/run.c calls it under the evaluation lock). */
 int loom__host_eval(const char *fn, loom_array *const *arrays, int n);
 

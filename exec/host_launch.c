@@ -39,7 +39,7 @@ static int max_threads(void)
     return n;
 }
 
-int loom__host_launch(loom__host_entry entry, void **argv, const long long *dims)
+int loom__host_run_blocks(loom__host_entry entry, void **argv, const long long *dims)
 {
     const long long blocks = dims[0] * dims[1] * dims[2];
     const long long want = blocks * dims[3] * dims[4] * dims[5] / MIN_WORK_PER_THREAD;
@@ -62,6 +62,12 @@ int loom__host_launch(loom__host_entry entry, void **argv, const long long *dims
             run_range(&r[t]);
         rc = rc ? rc : r[t].rc;
     }
+    return rc;
+}
+
+int loom__host_launch(loom__host_entry entry, void **argv, const long long *dims)
+{
+    int rc = loom__host_run_blocks(entry, argv, dims);
     loom__stat_add(LOOM__STAT_KERNELS_LAUNCHED, 1);
     return rc;
 }

@@ -40,6 +40,12 @@ int loom__host_library_check(const char *fn, const loom_step *s)
     case LOOM_LIB_CUSOLVER_SVD:
     case LOOM_LIB_CUSOLVER_GEEV:
         return loom__host_lapack_get(&why) ? LOOM_OK : unavailable(fn, s, why);
+    case LOOM_LIB_CUB_SORT:
+        why = loom__host_sort_unavailable(&s->lib);
+        return why ? unavailable(fn, s, why) : LOOM_OK;
+    case LOOM_LIB_CUB_SELECT:
+    case LOOM_LIB_CUB_BINCOUNT:
+        return LOOM_OK;
     default:
         return unavailable(fn, s, why);
     }
@@ -77,6 +83,12 @@ int loom__host_library_run(const char *fn, const loom_step *s, void *const *addr
         return loom__host_svd(fn, l, addr);
     case LOOM_LIB_CUSOLVER_GEEV:
         return loom__host_geev(fn, l, addr);
+    case LOOM_LIB_CUB_SORT:
+        return loom__host_sort(fn, l, addr);
+    case LOOM_LIB_CUB_SELECT:
+        return loom__host_select(fn, l, addr);
+    case LOOM_LIB_CUB_BINCOUNT:
+        return loom__host_bincount(fn, l, addr);
     default:
         return unavailable(fn, s, NULL);
     }

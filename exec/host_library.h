@@ -16,5 +16,11 @@ int loom__host_library_run(const char *fn, const loom_step *s, void *const *addr
 /* Why the host cannot run FFTs (Loom built without KISS FFT), else NULL. */
 const char *loom__host_fft_missing(void);
 int loom__host_fft_run(const char *fn, const loom_libcall *l, void *const *addr);
+/* CUB's radix sort, select and bin counts in plain C, bit for bit with the GPU
+ * (exec/host_sort.c, exec/host_select.c, exec/host_bincount.c). */
+const char *loom__host_sort_unavailable(const loom_libcall *l); /* NULL, or why not */
+int loom__host_sort(const char *fn, const loom_libcall *l, void *const *addr);
+int loom__host_select(const char *fn, const loom_libcall *l, void *const *addr);
+int loom__host_bincount(const char *fn, const loom_libcall *l, void *const *addr);
 
 #endif /* LOOM_EXEC_HOST_LIBRARY_H */

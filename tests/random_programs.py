@@ -496,10 +496,8 @@ def main(argv):
     count = int(os.environ.get("LOOM_RANDOM_PROGRAMS", count))
     seed = int(os.environ.get("LOOM_TEST_SEED", random.SystemRandom().randrange(2**31)))
     print("random_programs: %d programs, seed %d (LOOM_TEST_SEED=%d repeats them)" % (count, seed, seed))
-    # The selections read their length back through CUB's select, a library step the host
-    # device does not have yet (docs/host-device.md): GPU evaluations only.
-    on_host = os.environ.get("LOOM_TEST_DEVICE") == "cpu"
-    programs = generate(seed, count, mode == "--eval" and not on_host)
+    # The selections read their length back (a device evaluation): --eval only.
+    programs = generate(seed, count, mode == "--eval")
     # The programs are split over several driver processes (LOOM_TEST_JOBS, default: the
     # cores, at most 8): each compiles its own kernels, which bounds a run's time.
     jobs = max(1, min(int(os.environ.get("LOOM_TEST_JOBS", min(8, os.cpu_count() or 1))), count))

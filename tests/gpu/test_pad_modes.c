@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "table_values.h"
+#include "gpu_main.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -81,14 +82,11 @@ static void odd_nonfinite(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_pad_modes: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_pad_modes"))
         return 77;
-    }
     CHECK_EQ_INT(run_table(LOOM_TEST_DATA "/pad_cases.txt", run_shape, check_pad, false), 103);
     CHECK_EQ_INT(run_table(LOOM_TEST_DATA "/pad_odd_cases.txt", run_shape, check_values, false), 60);
     median_nan();
     odd_nonfinite();
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_pad_modes");
+    return gpu_test_finish("gpu_test_pad_modes");
 }

@@ -4,8 +4,10 @@
  * what permutation gives). Statistical (chi-square at significance 1e-6): positions x values of
  * permuted rows and of the flattened shuffle are uniform, rows are shuffled independently, and
  * choice with p follows p. Sizes are small (at most 2^20 draws). Skips (77) without a GPU. */
+#define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "host_values.h"
+#include "gpu_main.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -199,12 +201,10 @@ static void check_choice_array(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("SKIP: no GPU\n");
+    if (!gpu_test_start("gpu_test_random_shuffle"))
         return 77;
-    }
     check_permutation_array();
     check_permuted();
     check_choice_array();
-    return check_summary("gpu_test_random_shuffle");
+    return gpu_test_finish("gpu_test_random_shuffle");
 }

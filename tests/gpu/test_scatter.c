@@ -11,6 +11,7 @@
 #include "check.h"
 #include "scatter_cases.h"
 #include "table_values.h"
+#include "gpu_main.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -142,14 +143,10 @@ static void nan_and_views(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_scatter: no CUDA device, skipped\n");
+    if (!gpu_test_start("gpu_test_scatter"))
         return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
     table();
     at_add_bits();
     nan_and_views();
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_scatter");
+    return gpu_test_finish("gpu_test_scatter");
 }

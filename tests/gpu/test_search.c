@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "sort_order.h"
+#include "gpu_main.h"
 
 typedef struct search_case {
     const char *dtype;
@@ -470,15 +471,5 @@ static void run_all(void)
 
 int main(void)
 {
-    if (loom_device_count() <= 0) {
-        printf("gpu_test_search: no CUDA device, skipped\n");
-        return 77;
-    }
-    setvbuf(stdout, NULL, _IONBF, 0);
-    run_all();
-    setenv("LOOM_FUSE", "0", 1);
-    run_all();
-    unsetenv("LOOM_FUSE");
-    CHECK_EQ_INT(loom_mempool_free_all_blocks(), LOOM_OK);
-    return check_summary("gpu_test_search");
+    return gpu_test_main("gpu_test_search", run_all);
 }

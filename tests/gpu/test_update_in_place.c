@@ -4,7 +4,8 @@
  * each) and gives NumPy's np.add.at values. Reuse never happens while another reference to the
  * old version exists: a second handle, a view, a pending node reading it, a scope; each of
  * those still reads the old values afterwards. A lazy chain of four updates evaluated once
- * puts two temporaries over their old versions. Skips (77) without a device. */
+ * puts two temporaries over their old versions. Skips (77) without a device; on the host device
+ * (LOOM_TEST_DEVICE=cpu) checks the values only. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "gpu_main.h"
@@ -19,6 +20,13 @@ static const void *address(loom_array *a)
 {
     const loom_buffer *b = loom__node_buffer(a);
     return b ? b->ptr : NULL;
+}
+
+/* The host device writes every version into a buffer of its own (exec/host_run.c reuses no
+ * buffer): there only the values are checked. */
+static bool reuses_buffers(void)
+{
+    return !gpu_test_on_host();
 }
 
 static uint64_t in_place(void)
@@ -82,8 +90,10 @@ static void loop(void)
         moved += address(a) != first;
         add_at(want);
     }
-    CHECK_EQ_INT(moved, 0);
-    CHECK_EQ_INT(in_place() - before, 10);
+    if (reuses_buffers()) {
+        CHECK_EQ_INT(moved, 0);
+        CHECK_EQ_INT(in_place() - before, 10);
+    }
     CHECK(equals(a, want));
     loom_release(a);
     loom_release(idx);
@@ -159,7 +169,8 @@ static void lazy_chain(void)
     }
     uint64_t before = in_place();
     CHECK_EQ_INT(loom_eval(a), LOOM_OK);
-    CHECK_EQ_INT(in_place() - before, 2);
+    if (reuses_buffers())
+        CHECK_EQ_INT(in_place() - before, 2);
     CHECK(equals(a, want));
     CHECK(equals(held, first));
     loom_release(held);
@@ -184,7 +195,8 @@ static void bad_index_carried(void)
     loom_array *a2 = bump(a1, idx, v);
     loom_release(a1);
     CHECK_EQ_INT(loom_eval(a2), LOOM_OK);
-    CHECK_EQ_INT(in_place() - before, 2);
+    if (reuses_buffers())
+        CHECK_EQ_INT(in_place() - before, 2);
     static float got[N];
     CHECK_EQ_INT(loom_get(a2, got, sizeof got), LOOM_ERR_INVALID);
     CHECK(loom_last_error() && strstr(loom_last_error(), "index out of bounds for axis 0 with size 4099"));
