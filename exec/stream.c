@@ -11,6 +11,7 @@
  * to the host only through synchronizing calls, and loom_stream_wrap(NULL) runs Loom on the
  * legacy stream for code that wants the old ordering. */
 #include "cudart.h"
+#include "creation.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -204,6 +205,8 @@ static loom_stream *stream_or_current(const char *fn, loom_stream *s)
 int loom_stream_synchronize(loom_stream *s)
 {
     const char *fn = "loom_stream_synchronize";
+    if (!s && loom__default_device() == LOOM_DEVICE_CPU)
+        return LOOM_OK; /* the host device's evaluations have finished when they return */
     if (!(s = stream_or_current(fn, s)))
         return loom_last_error_code();
     return loom__cuda_check(cudaStreamSynchronize(loom__stream_handle(s)), fn,

@@ -377,6 +377,8 @@ int main(int argc, char **argv)
     test_mixing();
     test_memory();
     test_block_cache();
+    CHECK_EQ_INT(loom_stream_synchronize(NULL), LOOM_OK); /* nothing to wait for, no GPU needed */
+    CHECK_EQ_INT(loom_device_synchronize(), LOOM_OK);
     test_unavailable();
     test_library_steps();
     test_16bit_products();

@@ -205,7 +205,7 @@ static int seed_exercise(void)
     return bad;
 }
 
-#define CPU_RUNS 3
+#define CPU_RUNS 1
 
 /* demo --cpu: the seed exercise on the host device and, where there is one, on GPU 0, from the
  * same random values (Loom's generator gives both devices the same numbers); times side by
