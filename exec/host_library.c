@@ -13,83 +13,81 @@ static int unavailable(const char *fn, const loom_step *s, const char *why)
     return LOOM_ERR_UNSUPPORTED;
 }
 
-int loom__host_library_check(const char *fn, const loom_step *s)
+/* Why the host cannot run a routine family's step now (its library missing), else NULL. */
+static const char *always(const loom_libcall *l)
+{
+    (void)l;
+    return NULL;
+}
+
+static const char *needs_blas(const loom_libcall *l)
 {
     const char *why = NULL;
-    switch (s->lib.routine) {
-    case LOOM_LIB_CUFFT:
-        if (!(why = loom__host_fft_missing()))
-            return LOOM_OK;
-        return unavailable(fn, s, why);
-    case LOOM_LIB_CURAND:
-        return LOOM_OK;
-    case LOOM_LIB_CUBLAS_GEMM:
-    case LOOM_LIB_CUBLASLT_MATMUL:
-        return loom__host_blas_get(&why) ? LOOM_OK : unavailable(fn, s, why);
-    case LOOM_LIB_CUSOLVER_SYEVD:
-    case LOOM_LIB_CUSOLVER_SYEVJ_BATCHED:
-    case LOOM_LIB_CUSOLVER_POTRF:
-    case LOOM_LIB_CUSOLVER_POTRF_BATCHED:
-    case LOOM_LIB_CUSOLVER_GETRF:
-    case LOOM_LIB_CUSOLVER_GETRS:
-    case LOOM_LIB_CUBLAS_GETRF_BATCHED:
-    case LOOM_LIB_CUBLAS_GETRS_BATCHED:
-    case LOOM_LIB_CUSOLVER_GEQRF:
-    case LOOM_LIB_CUBLAS_GEQRF_BATCHED:
-    case LOOM_LIB_CUSOLVER_ORGQR:
-    case LOOM_LIB_CUSOLVER_SVD:
-    case LOOM_LIB_CUSOLVER_GEEV:
-        return loom__host_lapack_get(&why) ? LOOM_OK : unavailable(fn, s, why);
-    case LOOM_LIB_CUB_SORT:
-        why = loom__host_sort_unavailable(&s->lib);
-        return why ? unavailable(fn, s, why) : LOOM_OK;
-    case LOOM_LIB_CUB_SELECT:
-    case LOOM_LIB_CUB_BINCOUNT:
-        return LOOM_OK;
-    default:
-        return unavailable(fn, s, why);
-    }
+    (void)l;
+    return loom__host_blas_get(&why) ? NULL : why;
+}
+
+static const char *needs_lapacke(const loom_libcall *l)
+{
+    const char *why = NULL;
+    (void)l;
+    return loom__host_lapack_get(&why) ? NULL : why;
+}
+
+static const char *needs_kissfft(const loom_libcall *l)
+{
+    (void)l;
+    return loom__host_fft_missing();
+}
+
+static int curand_run(const char *fn, const loom_libcall *l, void *const *addr)
+{
+    return loom__curand_generate(fn, l, addr, NULL); /* a host generator, no stream */
+}
+
+/* Each routine the host runs: its runner and what it needs. Routines absent here (none but
+ * the GPU's own) are not available on the host device. */
+static const struct host_routine {
+    int (*run)(const char *fn, const loom_libcall *l, void *const *addr);
+    const char *(*missing)(const loom_libcall *l);
+} routines[LOOM_LIB_COUNT] = {
+    [LOOM_LIB_CUFFT] = {loom__host_fft_run, needs_kissfft},
+    [LOOM_LIB_CURAND] = {curand_run, always},
+    [LOOM_LIB_CUBLAS_GEMM] = {loom__host_gemm, needs_blas},
+    [LOOM_LIB_CUBLASLT_MATMUL] = {loom__host_gemm, needs_blas},
+    [LOOM_LIB_CUSOLVER_SYEVD] = {loom__host_syevd, needs_lapacke},
+    [LOOM_LIB_CUSOLVER_SYEVJ_BATCHED] = {loom__host_syevd, needs_lapacke},
+    [LOOM_LIB_CUSOLVER_POTRF] = {loom__host_potrf, needs_lapacke},
+    [LOOM_LIB_CUSOLVER_POTRF_BATCHED] = {loom__host_potrf, needs_lapacke},
+    [LOOM_LIB_CUSOLVER_GETRF] = {loom__host_getrf, needs_lapacke},
+    [LOOM_LIB_CUBLAS_GETRF_BATCHED] = {loom__host_getrf, needs_lapacke},
+    [LOOM_LIB_CUSOLVER_GETRS] = {loom__host_getrs, needs_lapacke},
+    [LOOM_LIB_CUBLAS_GETRS_BATCHED] = {loom__host_getrs, needs_lapacke},
+    [LOOM_LIB_CUSOLVER_GEQRF] = {loom__host_geqrf, needs_lapacke},
+    [LOOM_LIB_CUBLAS_GEQRF_BATCHED] = {loom__host_geqrf, needs_lapacke},
+    [LOOM_LIB_CUSOLVER_ORGQR] = {loom__host_orgqr, needs_lapacke},
+    [LOOM_LIB_CUSOLVER_SVD] = {loom__host_svd, needs_lapacke},
+    [LOOM_LIB_CUSOLVER_GEEV] = {loom__host_geev, needs_lapacke},
+    [LOOM_LIB_CUB_SORT] = {loom__host_sort, loom__host_sort_unavailable},
+    [LOOM_LIB_CUB_SELECT] = {loom__host_select, always},
+    [LOOM_LIB_CUB_BINCOUNT] = {loom__host_bincount, always},
+};
+
+static const struct host_routine *routine_of(const loom_step *s)
+{
+    unsigned r = (unsigned)s->lib.routine;
+    return r < LOOM_LIB_COUNT && routines[r].run ? &routines[r] : NULL;
+}
+
+int loom__host_library_check(const char *fn, const loom_step *s)
+{
+    const struct host_routine *h = routine_of(s);
+    const char *why = h ? h->missing(&s->lib) : NULL;
+    return h && !why ? LOOM_OK : unavailable(fn, s, why);
 }
 
 int loom__host_library_run(const char *fn, const loom_step *s, void *const *addr)
 {
-    const loom_libcall *l = &s->lib;
-    switch (l->routine) {
-    case LOOM_LIB_CUFFT:
-        return loom__host_fft_run(fn, l, addr);
-    case LOOM_LIB_CURAND:
-        return loom__curand_generate(fn, l, addr, NULL);
-    case LOOM_LIB_CUBLAS_GEMM:
-    case LOOM_LIB_CUBLASLT_MATMUL:
-        return loom__host_gemm(fn, l, addr);
-    case LOOM_LIB_CUSOLVER_SYEVD:
-    case LOOM_LIB_CUSOLVER_SYEVJ_BATCHED:
-        return loom__host_syevd(fn, l, addr);
-    case LOOM_LIB_CUSOLVER_POTRF:
-    case LOOM_LIB_CUSOLVER_POTRF_BATCHED:
-        return loom__host_potrf(fn, l, addr);
-    case LOOM_LIB_CUSOLVER_GETRF:
-    case LOOM_LIB_CUBLAS_GETRF_BATCHED:
-        return loom__host_getrf(fn, l, addr);
-    case LOOM_LIB_CUSOLVER_GETRS:
-    case LOOM_LIB_CUBLAS_GETRS_BATCHED:
-        return loom__host_getrs(fn, l, addr);
-    case LOOM_LIB_CUSOLVER_GEQRF:
-    case LOOM_LIB_CUBLAS_GEQRF_BATCHED:
-        return loom__host_geqrf(fn, l, addr);
-    case LOOM_LIB_CUSOLVER_ORGQR:
-        return loom__host_orgqr(fn, l, addr);
-    case LOOM_LIB_CUSOLVER_SVD:
-        return loom__host_svd(fn, l, addr);
-    case LOOM_LIB_CUSOLVER_GEEV:
-        return loom__host_geev(fn, l, addr);
-    case LOOM_LIB_CUB_SORT:
-        return loom__host_sort(fn, l, addr);
-    case LOOM_LIB_CUB_SELECT:
-        return loom__host_select(fn, l, addr);
-    case LOOM_LIB_CUB_BINCOUNT:
-        return loom__host_bincount(fn, l, addr);
-    default:
-        return unavailable(fn, s, NULL);
-    }
+    const struct host_routine *h = routine_of(s);
+    return h ? h->run(fn, &s->lib, addr) : unavailable(fn, s, NULL);
 }
