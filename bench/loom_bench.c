@@ -12,6 +12,10 @@
  *                                   cuFFT store callback)
  * --cupyx adds, after the line of each workload but compile and disk_load, loom_benchmark's
  * line in cupyx.profiler.benchmark's format (compare.py skips it).
+ * --cpu runs the same workloads on the host device (LOOM_DEVICE_CPU), named loom_cpu in the
+ * lines, median of CPU_REPS runs after one warm-up (which compiles); compile is then the host
+ * compiler's first build of the chain's kernel; small64_direct, fft_rows_scale_cb and
+ * disk_load, which measure GPU mechanisms, are left out.
  * sum_full and sum_cols have no peer; compare.py shows them against the copy limit only (issue 4:
  * within 10% and 15% of it). The matmuls are compute-bound (0 effective bytes, GB/s printed as
  * nan) except bmm64, whose 64x64 products are memory-bound; compare.py adds their TFLOP/s.
@@ -35,6 +39,12 @@ extern char **environ;
 #define ROWS 8192 /* softmax, layernorm and the 8192x8192 matmuls: ROWS x ROWS, as the peers */
 #define REPS 20
 #define WARM 3
+#define CPU_REPS 5
+
+/* --cpu: the host device, fewer runs (a workload takes seconds there) */
+static bool on_cpu;
+static int reps = REPS, warm = WARM;
+static const char *framework = "loom";
 
 static double now_ms(void)
 {
@@ -53,14 +63,14 @@ static void report(const char *name, double *t, int n, double bytes)
 {
     qsort(t, (size_t)n, sizeof *t, cmp_double);
     double med = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-    printf("%-14s %-14s median_ms=%10.4f min_ms=%10.4f eff_GBps=%8.1f\n", "loom", name, med, t[0],
+    printf("%-14s %-14s median_ms=%10.4f min_ms=%10.4f eff_GBps=%8.1f\n", framework, name, med, t[0],
            bytes > 0 ? bytes / (med * 1e-3) / 1e9 : 0.0 / 0.0);
     fflush(stdout);
 }
 
 static int failed(const char *what)
 {
-    printf("%-14s %-14s FAILED %s\n", "loom", what, loom_last_error() ? loom_last_error() : "?");
+    printf("%-14s %-14s FAILED %s\n", framework, what, loom_last_error() ? loom_last_error() : "?");
     return 1;
 }
 
@@ -99,7 +109,7 @@ static int time_workload(const char *name, loom_array *(*build)(loom_array *cons
                          loom_array *const *in, double bytes)
 {
     double t[REPS];
-    for (int r = 0; r < WARM + REPS; r++) {
+    for (int r = 0; r < warm + reps; r++) {
         double t0 = now_ms();
         loom_scope_begin();
         loom_array *y = build(in);
@@ -107,10 +117,10 @@ static int time_workload(const char *name, loom_array *(*build)(loom_array *cons
         loom_scope_end();
         if (rc || loom_stream_synchronize(NULL))
             return failed(name);
-        if (r >= WARM)
-            t[r - WARM] = now_ms() - t0;
+        if (r >= warm)
+            t[r - warm] = now_ms() - t0;
     }
-    report(name, t, REPS, bytes);
+    report(name, t, reps, bytes);
     return cupyx_lines ? print_cupyx_line(name, build, in) : 0;
 }
 
@@ -453,8 +463,9 @@ static int bench_fft(int argc, char **argv)
         /* The same with the scale in a cuFFT store callback, for the decision table (the
          * warm-ups pay the callback plan's JIT link). */
         setenv("LOOM_FFT_CALLBACKS", "1", 1);
-        bad |= x ? time_workload("fft_rows_scale_cb", fft_rows_scale, &x, 16.0 * 4096 * 4096)
-                 : failed("fft_rows_scale_cb");
+        if (!on_cpu)
+            bad |= x ? time_workload("fft_rows_scale_cb", fft_rows_scale, &x, 16.0 * 4096 * 4096)
+                     : failed("fft_rows_scale_cb");
         unsetenv("LOOM_FFT_CALLBACKS");
         loom_release(x);
     }
@@ -488,15 +499,17 @@ static int bench_compile(void)
     int nh;
     const loom__header *h = loom__device_headers(&nh);
     double t0 = now_ms();
-    const loom__kernel *k = p ? loom__kernel_compile("bench", p->steps[0].kernel.name, p->steps[0].kernel.source, h, nh, NULL, NULL) : NULL;
+    const loom_kernel *src = p ? &p->steps[0].kernel : NULL;
+    bool ok = src && (on_cpu ? loom__host_kernel_get("bench", src->name, src->source, NULL) != NULL
+                             : loom__kernel_compile("bench", src->name, src->source, h, nh, NULL, NULL) != NULL);
     double ms = now_ms() - t0;
-    if (!k)
+    if (!ok)
         return failed("compile");
-    printf("%-14s %-14s median_ms=%10.4f min_ms=%10.4f eff_GBps=%8s\n", "loom", "compile", ms, ms, "nan");
+    printf("%-14s %-14s median_ms=%10.4f min_ms=%10.4f eff_GBps=%8s\n", framework, "compile", ms, ms, "nan");
     /* A new process loads the same kernel from the disk cache. */
     char *argv[] = {"loom_bench", "--disk-load", dir, NULL};
     pid_t pid;
-    if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ) == 0)
+    if (!on_cpu && posix_spawn(&pid, "/proc/self/exe", NULL, NULL, argv, environ) == 0)
         waitpid(pid, NULL, 0);
     loom__plan_free(p);
     loom_release(y);
@@ -532,7 +545,7 @@ static bool wanted(int argc, char **argv, const char *name)
 {
     bool any = false;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--cupyx") == 0)
+        if (strcmp(argv[i], "--cupyx") == 0 || strcmp(argv[i], "--cpu") == 0)
             continue;
         any = true;
         if (strcmp(argv[i], name) == 0)
@@ -545,12 +558,23 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--disk-load") == 0)
         return disk_load_child(argv[2]);
-    if (loom_device_count() <= 0) {
+    for (int i = 1; i < argc; i++) {
+        cupyx_lines |= strcmp(argv[i], "--cupyx") == 0;
+        on_cpu |= strcmp(argv[i], "--cpu") == 0;
+    }
+    if (on_cpu) {
+        if (loom_device_set(LOOM_DEVICE_CPU) != LOOM_OK) {
+            fprintf(stderr, "loom_bench: %s\n", loom_last_error());
+            return 1;
+        }
+        reps = CPU_REPS;
+        warm = 1;
+        framework = "loom_cpu";
+        cupyx_lines = false;
+    } else if (loom_device_count() <= 0) {
         fprintf(stderr, "loom_bench: no CUDA device\n");
         return 1;
     }
-    for (int i = 1; i < argc; i++)
-        cupyx_lines |= strcmp(argv[i], "--cupyx") == 0;
     int bad = 0;
     bench_rng = loom_random_default_rng(2026);
     loom_array *x = random_input(N_BIG, 1);
@@ -615,7 +639,7 @@ int main(int argc, char **argv)
         bad |= time_workload("small64", small64, &s, 0);
         /* The same one-kernel plan launched directly instead of replayed as a CUDA Graph. */
         setenv("LOOM_GRAPHS", "0", 1);
-        bad |= time_workload("small64_direct", small64, &s, 0);
+        bad |= on_cpu ? 0 : time_workload("small64_direct", small64, &s, 0);
         unsetenv("LOOM_GRAPHS");
         loom_release(s);
     }

@@ -9,6 +9,11 @@ NumPy 2, the oracle. docs/testing.md, "Random programs", describes the design.
         each step against NumPy applied to Loom's own inputs of that step, with the per-op
         tolerances of docs/testing.md; the last step fused and with LOOM_FUSE=0 bit for bit
         (where no float reduction or scan is involved, whose summation order may differ)
+    random_programs.py --devices RANDOM_RUN DIR [COUNT]  (GPU; 77 without one) --eval on the
+        GPU and on the host device (LOOM_TEST_DEVICE=cpu) with the same programs and inputs:
+        the host's values against NumPy, and every step whose inputs the two devices computed
+        the same compared: bit for bit (a NaN's sign and payload aside) unless it is a
+        transcendental function (the NumPy tolerances, around the GPU's value)
 
 The seed is printed; LOOM_TEST_SEED=<seed> repeats a run, and every failure prints its program
 (the reproducer: the directory holds programs.txt and the inputs as .npy). DIR is made afresh,
@@ -473,10 +478,63 @@ def check_eval(programs, d):
     return failures
 
 
-def run_all(driver, mode, dirs):
+def device_exact(p, k, value):
+    """Whether step k must give the same bits on the host device and the GPU from the same
+    inputs: all but the transcendental functions (glibc's against CUDA's)."""
+    import check_ufuncs as cu
+    name = p.ops[k]
+    if name not in UNARY and name not in BINARY or value.dtype.kind in "biu":
+        return True
+    complex_result = value.dtype.kind == "c"
+    part = value.real.dtype if complex_result else value.dtype
+    return cu.tolerance(name, part, complex_result)[0] == 0
+
+
+def compare_devices(programs, gpu_dir, cpu_dir, counts):
+    """Failures where the host's step values leave the GPU's; counts what was compared."""
+    failures = 0
+    for p in programs:
+        same = {}  # step -> the two devices computed it the same
+        for k, name in enumerate(p.ops):
+            paths = [os.path.join(d, "p%d_s%d.npy" % (p.id, k)) for d in (gpu_dir, cpu_dir)]
+            if not all(os.path.exists(path) for path in paths):
+                break  # both stop where NumPy refused; check_eval reports a missing step
+            gpu, cpu = (np.load(path) for path in paths)
+            identical = (gpu.dtype == cpu.dtype and gpu.shape == cpu.shape
+                         and same_nans(gpu).tobytes() == same_nans(cpu).tobytes())
+            same[k] = identical
+            if name is None:
+                if not identical:
+                    failures += 1
+                    print("input %d differs between the devices\n%s" % (k, reproducer(p)))
+                continue
+            line = p.lines[k].split(" : ")[0].split()[3:]
+            ins = [int(t) for t in line if t != "-"]
+            if not all(same.get(i) for i in ins):
+                counts["not compared (inputs differ)"] += 1
+                continue
+            if device_exact(p, k, gpu):
+                counts["bit for bit"] += 1
+                bad = not identical
+            else:
+                counts["within tolerance"] += 1
+                args = [np.load(os.path.join(gpu_dir, "p%d_s%d.npy" % (p.id, i))) for i in ins]
+                with warnings.catch_warnings(), np.errstate(all="ignore"):
+                    warnings.simplefilter("ignore")
+                    bad = gpu.shape != cpu.shape or np.any(step_tolerance_mismatch(p, k, cpu, gpu, args))
+            if bad:
+                failures += 1
+                diff = np.argwhere(same_nans(gpu) != same_nans(cpu)) if gpu.shape == cpu.shape else []
+                at = "; first at %s: host %r, GPU %r" % (tuple(diff[0]), cpu[tuple(diff[0])], gpu[tuple(diff[0])]) if len(diff) else ""
+                print("step %d (%s): the host device and the GPU differ%s\n%s" % (k, name, at, reproducer(p)))
+                break
+    return failures
+
+
+def run_all(driver, mode, dirs, env=None):
     """(exit status, stdout, stderr) of the driver on each directory, all running at once."""
     procs = [subprocess.Popen([driver, mode, sub], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True) for sub in dirs]
+                              text=True, env=env) for sub in dirs]
     results = []
     for p in procs:
         out, err = p.communicate()
@@ -488,7 +546,7 @@ def main(argv):
     if np is None or int(np.__version__.split(".")[0]) < 2:
         print("random_programs: NumPy 2 is not available, skipped")
         return SKIP
-    if len(argv) not in (4, 5) or argv[1] not in ("--record", "--eval"):
+    if len(argv) not in (4, 5) or argv[1] not in ("--record", "--eval", "--devices"):
         print(__doc__)
         return 2
     mode, driver, d = argv[1], argv[2], argv[3]
@@ -497,38 +555,55 @@ def main(argv):
     seed = int(os.environ.get("LOOM_TEST_SEED", random.SystemRandom().randrange(2**31)))
     print("random_programs: %d programs, seed %d (LOOM_TEST_SEED=%d repeats them)" % (count, seed, seed))
     # The selections read their length back (a device evaluation): --eval only.
-    programs = generate(seed, count, mode == "--eval")
+    programs = generate(seed, count, mode != "--record")
     # The programs are split over several driver processes (LOOM_TEST_JOBS, default: the
     # cores, at most 8): each compiles its own kernels, which bounds a run's time.
     jobs = max(1, min(int(os.environ.get("LOOM_TEST_JOBS", min(8, os.cpu_count() or 1))), count))
     shutil.rmtree(d, ignore_errors=True)
     parts = [programs[j::jobs] for j in range(jobs)]
-    dirs = [os.path.join(d, "part%d" % j) for j in range(jobs)]
-    for part, sub in zip(parts, dirs):
-        os.makedirs(sub)
-        write(part, sub)
-    runs = run_all(driver, mode, dirs)
-    if any(r[0] == SKIP for r in runs):
-        print(runs[0][1].strip())
-        shutil.rmtree(d, ignore_errors=True)
-        return SKIP
+    devices = ["gpu", "cpu"] if mode == "--devices" else [""]
+    dirs = {dev: [os.path.join(d, dev, "part%d" % j) for j in range(jobs)] for dev in devices}
+    runs, envs = {}, {}
+    for dev in devices:
+        for part, sub in zip(parts, dirs[dev]):
+            os.makedirs(sub)
+            write(part, sub)
+        env = dict(os.environ)
+        if dev:
+            env.pop("LOOM_TEST_DEVICE", None)
+        if dev == "cpu":
+            env["LOOM_TEST_DEVICE"] = "cpu"
+        envs[dev] = env
+        runs[dev] = run_all(driver, "--record" if mode == "--record" else "--eval", dirs[dev], env)
+        if any(r[0] == SKIP for r in runs[dev]):
+            print(runs[dev][0][1].strip())
+            shutil.rmtree(d, ignore_errors=True)
+            return SKIP
     failures = 0
-    for part, sub, (code, out, err) in zip(parts, dirs, runs):
-        sys.stderr.write(err)
-        if mode == "--record":
-            failures += check_record(part, out)
-        else:
-            record = subprocess.run([driver, "--record", sub], capture_output=True, text=True)
-            failures += check_record(part, record.stdout)
-            failures += check_eval(part, sub)
-        if code != 0:
-            print("random_run exited with %d (%s)" % (code, sub))
-            failures += 1
+    for dev in devices:
+        for part, sub, (code, out, err) in zip(parts, dirs[dev], runs[dev]):
+            sys.stderr.write(err)
+            if mode == "--record":
+                failures += check_record(part, out)
+            else:
+                record = subprocess.run([driver, "--record", sub], capture_output=True, text=True,
+                                        env=envs[dev])
+                failures += check_record(part, record.stdout)
+                failures += check_eval(part, sub)
+            if code != 0:
+                print("random_run exited with %d (%s)" % (code, sub))
+                failures += 1
+    if mode == "--devices":
+        counts = {"bit for bit": 0, "within tolerance": 0, "not compared (inputs differ)": 0}
+        for part, gpu_sub, cpu_sub in zip(parts, dirs["gpu"], dirs["cpu"]):
+            failures += compare_devices(part, gpu_sub, cpu_sub, counts)
+        print("random_programs --devices: steps %s" % ", ".join("%s %d" % kv for kv in counts.items()))
     if failures:
         print("random_programs: %d failures (seed %d); programs and inputs kept in %s" % (failures, seed, d))
         return 1
     shutil.rmtree(d, ignore_errors=True)
-    print("random_programs: all %d programs agree with NumPy" % count)
+    print("random_programs: all %d programs agree with NumPy%s" % (
+        count, " on both devices, and the devices with each other" if mode == "--devices" else ""))
     return 0
 
 

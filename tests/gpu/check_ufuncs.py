@@ -8,6 +8,12 @@
         agree and kept for inspection otherwise.
     check_ufuncs.py --check DIR
         Checks a directory that ufunc_dump already wrote.
+    check_ufuncs.py --devices UFUNC_DUMP TMPDIR
+        Needs a GPU: runs UFUNC_DUMP --raw twice on the same inputs (one seed), on the GPU and
+        on the host device (LOOM_TEST_DEVICE=cpu), checks the host's results against NumPy and
+        compares the two devices case by case (bfloat16 cases too): bit for bit where the op is
+        exact (a NaN's sign and payload aside), within the NumPy tolerances of the GPU's value
+        elsewhere. Prints the largest difference per op.
     check_ufuncs.py --self-test UFUNC_DUMP TMPDIR
         Needs no GPU: takes the manifest of `UFUNC_DUMP --manifest-only` (Loom's rejections
         and result dtypes, which NumPy must share), makes NumPy's own answers the outputs and
@@ -370,6 +376,129 @@ def run(dump, tmpdir):
     return 0 if ok else 1
 
 
+# ---------------------------------------------------------------------------------------------
+# The host device against the GPU
+# ---------------------------------------------------------------------------------------------
+
+def read_raw(d):
+    """{case id: (op, result dtype name, file, operand tokens)} of ufunc_dump --raw's raw.txt."""
+    cases = {}
+    with open(os.path.join(d, "raw.txt")) as f:
+        for line in f:
+            t = line.split()
+            cases[int(t[1])] = (t[2], t[3], t[4], t[5:])
+    return cases
+
+
+def raw_values(d, file, dtype):
+    """The raw result as a NumPy array; bfloat16 as the float32 values it holds (exactly)."""
+    data = open(os.path.join(d, file), "rb").read()
+    if dtype == "bfloat16":
+        bits = np.frombuffer(data, np.uint16).astype(np.uint32) << 16
+        return bits.view(np.float32)
+    return np.frombuffer(data, np.dtype(dtype))
+
+
+def ulps_apart(h, g, unit_dtype, scale):
+    """|h - g| in ulps of scale in unit_dtype (bfloat16: 2^16 float32 ulps): 0 where they are
+    the same number or both NaN, 0.5 for zeros of opposite signs, inf where only one is NaN
+    or infinite."""
+    h64, g64 = h.astype(np.float64), g.astype(np.float64)
+    same = (h64 == g64) & (np.signbit(h64) == np.signbit(g64)) | np.isnan(h64) & np.isnan(g64)
+    finite = np.isfinite(h64) & np.isfinite(g64)
+    bf16 = unit_dtype == "bfloat16"
+    as_dtype = np.float32 if bf16 else unit_dtype
+    top = float(np.finfo(as_dtype).max)
+    mag = np.minimum(np.where(np.isfinite(scale), np.abs(scale), 0.0), top).astype(as_dtype)
+    unit = np.spacing(mag).astype(np.float64) * (65536 if bf16 else 1)
+    apart = np.where(h64 == g64, 0.5, np.abs(h64 - g64) / unit)
+    return np.where(same, 0.0, np.where(finite, apart, np.inf))
+
+
+def device_difference(op, dtype, host, gpu, complex_args):
+    """(largest difference in ulps, allowed ulps) between the host's and the GPU's result of
+    op: none allowed where the op is exact (tolerance() 0, integer and bool results)."""
+    if host.shape != gpu.shape:
+        return np.inf, 0
+    if dtype != "bfloat16" and np.dtype(dtype).kind in "biu":
+        return (0.0 if np.array_equal(host, gpu) else np.inf), 0
+    unit = "bfloat16" if dtype == "bfloat16" else np.dtype(dtype).type(0).real.dtype
+    tol, normwise = tolerance(op, np.float32 if dtype == "bfloat16" else unit, complex_args)
+    if dtype == "bfloat16" and tol:
+        tol = 1  # computed in float32 (a few float32 ulps apart) and rounded once
+    if gpu.dtype.kind == "c":
+        norm = np.maximum(np.abs(gpu.real), np.abs(gpu.imag))
+        parts = [(host.real, gpu.real), (host.imag, gpu.imag)]
+    else:
+        norm, parts = None, [(host, gpu)]
+    worst = 0.0
+    for h, g in parts:
+        apart = ulps_apart(h, g, unit, norm if normwise else g.astype(np.float64))
+        if apart.size:
+            worst = max(worst, float(apart.max()))
+    return worst, tol
+
+
+def compare_devices(dump, tmpdir):
+    os.makedirs(tmpdir, exist_ok=True)
+    seed = int(os.environ.get("LOOM_TEST_SEED") or np.random.SeedSequence().entropy % 2**63)
+    dirs = {}
+    for device in ("gpu", "cpu"):
+        d = dirs[device] = tempfile.mkdtemp(prefix=f"ufuncs-{device}-", dir=tmpdir)
+        env = dict(os.environ, LOOM_TEST_SEED=str(seed))
+        env.pop("LOOM_TEST_DEVICE", None)
+        if device == "cpu":
+            env["LOOM_TEST_DEVICE"] = "cpu"
+        rc = subprocess.run([dump, "--raw", d], env=env).returncode
+        if rc == SKIP and device == "gpu":
+            shutil.rmtree(d)
+            return SKIP
+        if rc != 0 or not os.path.exists(os.path.join(d, "raw.txt")):
+            print(f"check_ufuncs --devices: {dump} --raw on the {device} exited with {rc}; "
+                  f"seed {seed}, files kept in {d}")
+            return 1
+    _, n, failed = check_dir(dirs["cpu"])
+    print(f"check_ufuncs --devices: the host device against NumPy: {n} cases, {len(failed)} failed")
+    gpu, cpu = read_raw(dirs["gpu"]), read_raw(dirs["cpu"])
+    problems = [f"case {i} ran on one device only" for i in sorted(set(gpu) ^ set(cpu))]
+    worst_by_op, exact_cases, tolerant_cases = {}, 0, 0
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in sorted(set(gpu) & set(cpu)):
+            op, dtype, file, args = gpu[i]
+            if cpu[i][:2] != (op, dtype):
+                problems.append(f"case {i}: {op} {dtype} on the GPU, {cpu[i][0]} {cpu[i][1]} on the host")
+                continue
+            complex_args = any(a.startswith("a:complex") for a in args)
+            worst, tol = device_difference(op, dtype, raw_values(dirs["cpu"], file, dtype),
+                                           raw_values(dirs["gpu"], file, dtype), complex_args)
+            if complex_args and op == "power":
+                tol = None  # exp(b log a): compared against NumPy only (its tolerance needs a, b)
+            exact_cases += tol == 0
+            tolerant_cases += tol != 0
+            key = (op, dtype)
+            worst_by_op[key] = max(worst_by_op.get(key, 0.0), worst)
+            if tol is not None and worst > tol:
+                problems.append(f"case {i} {op}({', '.join(operand_name(a) for a in args)}) -> "
+                                f"{dtype}: host and GPU {worst:.3g} ulps apart (allowed {tol})")
+    for p in problems:
+        print(f"FAIL {p}")
+    differing = sorted(((w, k) for k, w in worst_by_op.items() if w > 0), reverse=True)
+    print(f"check_ufuncs --devices: {exact_cases} exact cases, {tolerant_cases} within tolerance; "
+          f"{len(differing)} (op, dtype) pairs not bit for bit, the largest differences (ulps):")
+    for w, (op, dtype) in differing[:40]:
+        print(f"  {op} {dtype}: {w:.3g}")
+    ok = not problems and not failed
+    print(f"check_ufuncs --devices: {len(problems)} host/GPU differences beyond tolerance, "
+          f"{len(failed)} host failures against NumPy; seed {seed}")
+    if ok:
+        for d in dirs.values():
+            shutil.rmtree(d)
+    else:
+        print(f"check_ufuncs --devices: files kept in {dirs['gpu']} and {dirs['cpu']}")
+    return 0 if ok else 1
+
+
 def fabricate(d, inputs, cases, rng):
     """Random inputs and NumPy's own answers as the outputs, for the self-test."""
     for name, dtype, shape in inputs:
@@ -524,6 +653,8 @@ def main(argv):
         return SKIP
     if len(argv) == 3 and argv[0] == "--self-test":
         return self_test(argv[1], argv[2])
+    if len(argv) == 3 and argv[0] == "--devices":
+        return compare_devices(argv[1], argv[2])
     if len(argv) == 2 and argv[0] == "--check":
         seed, n, failed = check_dir(argv[1])
         print(f"check_ufuncs: {n} cases, {len(failed)} failed against NumPy {np.__version__}")

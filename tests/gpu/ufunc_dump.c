@@ -3,8 +3,13 @@
  * pairs and Python-scalar forms, round, clip, where), through graph -> fuser -> NVRTC -> launch.
  *
  *   ufunc_dump DIR                  needs a GPU (exit 77 without one): runs every case fused and
- *                                   with LOOM_FUSE=0, requires the two to agree bit for bit, and
+ *                                   with LOOM_FUSE=0, requires the two to agree bit for bit (a
+ *                                   NaN's sign and payload aside), and
  *                                   writes DIR/manifest.txt, the inputs and the outputs as .npy
+ *   ufunc_dump --raw DIR            as ufunc_dump DIR, and every case's fused result (bfloat16
+ *                                   ones too) as raw bytes, DIR/raw_<id>.bin, listed in
+ *                                   DIR/raw.txt: check_ufuncs.py --devices compares the host
+ *                                   device's (LOOM_TEST_DEVICE=cpu) with the GPU's
  *   ufunc_dump --compile DIR        no GPU needed: the manifest, and every kernel of both runs
  *                                   compiled with NVRTC for LOOM_ARCH
  *   ufunc_dump --manifest-only DIR  no GPU needed: the manifest only (which cases Loom rejects,
@@ -13,6 +18,7 @@
  * Inputs are fresh random data every run (LOOM_TEST_SEED repeats one). bfloat16 cases, which
  * NumPy cannot check, run only through the fused-vs-unfused comparison. Exit status: 0, 1 if a
  * case failed to run, differed between the two runs or a kernel failed to compile, 77.
+ * With LOOM_TEST_DEVICE=cpu every mode runs on the host device (no GPU needed).
  * docs/testing.md describes the cases and the checks. */
 #define _POSIX_C_SOURCE 200809L
 #include "exec/exec.h"
@@ -484,6 +490,7 @@ static const char *describe(const ucase *c)
 
 static const char *outdir;
 static FILE *manifest;
+static FILE *raw_list; /* --raw */
 static int failures;
 static bool *rejected;          /* per case: Loom's constructor returned NULL */
 static loom_dtype *result_type; /* per case, where not rejected */
@@ -576,6 +583,30 @@ static void write_case(int id, const ucase *c, loom_array *out)
     if (!out)
         fprintf(manifest, " # %s", last_error());
     fprintf(manifest, "\n");
+}
+
+/* --raw: case id's result bytes, C order, and a line of raw.txt in the manifest's words. */
+static void write_raw(int id, const void *bytes, size_t n)
+{
+    const ucase *c = &cases[id];
+    char file[32], path[4096];
+    snprintf(file, sizeof file, "raw_%d.bin", id);
+    path_of(path, sizeof path, file);
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(bytes, 1, n, f) == n;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok) {
+        fail("%s: cannot write %s: %s", describe(c), path, strerror(errno));
+        return;
+    }
+    fprintf(raw_list, "raw %d %s %s %s", id, c->op, loom_dtype_name(result_type[id]), file);
+    for (int i = 0; i < c->nargs; i++) {
+        char arg[48];
+        describe_operand(arg, sizeof arg, &c->arg[i], true);
+        fprintf(raw_list, " %s", arg);
+    }
+    fprintf(raw_list, "\n");
 }
 
 /* The distinct kernels of every plan, compiled ahead of the runs by several threads (NVRTC
@@ -716,16 +747,49 @@ static void evaluate(int b, loom_array **out, int n, bool *failed, const char *h
     }
 }
 
-/* The fused and the unfused result of case id must be the same bytes. */
+/* Whether the part (a real number, or one half of a complex one) at p is a NaN of dtype dt's
+ * parts. */
+static bool nan_part(const unsigned char *p, loom_dtype dt)
+{
+    uint16_t h;
+    uint32_t f;
+    uint64_t d;
+    switch (dt) {
+    case LOOM_FLOAT16:
+        memcpy(&h, p, 2);
+        return (h & 0x7c00) == 0x7c00 && (h & 0x03ff);
+    case LOOM_BFLOAT16:
+        memcpy(&h, p, 2);
+        return (h & 0x7f80) == 0x7f80 && (h & 0x007f);
+    case LOOM_FLOAT32:
+    case LOOM_COMPLEX64:
+        memcpy(&f, p, 4);
+        return (f & 0x7f800000u) == 0x7f800000u && (f & 0x007fffffu);
+    case LOOM_FLOAT64:
+    case LOOM_COMPLEX128:
+        memcpy(&d, p, 8);
+        return (d & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (d & 0x000fffffffffffffull);
+    default:
+        return false;
+    }
+}
+
+/* The fused and the unfused result of case id must be the same bytes, but for NaNs: a NaN's
+ * sign and payload are unspecified (NumPy's too), and on the host device x86's arithmetic
+ * passes on another NaN than a fused kernel's conversions. */
 static void compare(int id, const unsigned char *fused, size_t nfused, const unsigned char *unfused,
                     size_t nunfused)
 {
+    const loom_dtype dt = result_type[id];
+    const size_t size = loom_dtype_size(dt);
+    const size_t part = dt == LOOM_COMPLEX64 || dt == LOOM_COMPLEX128 ? size / 2 : size;
     size_t at = 0;
-    while (at < nfused && at < nunfused && fused[at] == unfused[at])
-        at++;
-    if (at == nfused && nfused == nunfused)
+    for (; at < nfused && at < nunfused; at += part)
+        if (memcmp(fused + at, unfused + at, part) != 0 && !(nan_part(fused + at, dt) && nan_part(unfused + at, dt)))
+            break;
+    if (at >= nfused && nfused == nunfused)
         return;
-    size_t size = loom_dtype_size(result_type[id]), start = at / size * size;
+    size_t start = at / size * size;
     char f[40] = "", u[40] = "";
     for (size_t k = 0; k < size && start + k < nfused && start + k < nunfused; k++) {
         snprintf(f + 2 * k, 3, "%02x", fused[start + k]);
@@ -767,6 +831,8 @@ static void run_batch(int b)
                 failed[i] = true;
                 continue;
             }
+            if (pass == 0 && raw_list)
+                write_raw(first + i, host[0][i], bytes[0][i]);
             if (pass == 0 && numpy_checks(&cases[first + i])) {
                 char file[32], path[4096];
                 snprintf(file, sizeof file, "out_%d.npy", first + i);
@@ -798,12 +864,13 @@ int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
     enum { RUN, COMPILE, MANIFEST } mode = RUN;
+    bool raw = argc == 3 && strcmp(argv[1], "--raw") == 0;
     if (argc == 3 && strcmp(argv[1], "--compile") == 0)
         mode = COMPILE;
     else if (argc == 3 && strcmp(argv[1], "--manifest-only") == 0)
         mode = MANIFEST;
-    else if (argc != 2 || argv[1][0] == '-') {
-        fprintf(stderr, "usage: ufunc_dump [--compile | --manifest-only] DIR\n");
+    else if (!raw && (argc != 2 || argv[1][0] == '-')) {
+        fprintf(stderr, "usage: ufunc_dump [--raw | --compile | --manifest-only] DIR\n");
         return 2;
     }
     outdir = argv[argc - 1];
@@ -824,6 +891,11 @@ int main(int argc, char **argv)
     char path[4096];
     path_of(path, sizeof path, "manifest.txt");
     if (!(manifest = fopen(path, "w"))) {
+        fprintf(stderr, "ufunc_dump: cannot write %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    path_of(path, sizeof path, "raw.txt");
+    if (raw && !(raw_list = fopen(path, "w"))) {
         fprintf(stderr, "ufunc_dump: cannot write %s: %s\n", path, strerror(errno));
         return 1;
     }
@@ -869,6 +941,8 @@ int main(int argc, char **argv)
                nbatches, (loom__now_ms() - t1) / 1000, (unsigned long long)st.kernels_compiled,
                (unsigned long long)st.kernels_launched);
     }
+    if (raw_list && fclose(raw_list) != 0)
+        fail("writing raw.txt: %s", strerror(errno));
     printf("ufunc_dump: %d failures, %.1f s in all\n", failures, (loom__now_ms() - t0) / 1000);
 
     for (int i = 0; i < nkernels; i++) {
