@@ -433,10 +433,44 @@ def device_difference(op, dtype, host, gpu, complex_args):
         norm, parts = None, [(host, gpu)]
     worst = 0.0
     for h, g in parts:
-        apart = ulps_apart(h, g, unit, norm if normwise else g.astype(np.float64))
+        apart = ulps_apart(h, g, unit, norm if normwise and norm is not None else g.astype(np.float64))
         if apart.size:
             worst = max(worst, float(apart.max()))
     return worst, tol
+
+
+def compare_dirs(gpu_dir, cpu_dir):
+    """The host's results (cpu_dir) against the GPU's (gpu_dir), case by case: the problems."""
+    gpu, cpu = read_raw(gpu_dir), read_raw(cpu_dir)
+    problems = [f"case {i} ran on one device only" for i in sorted(set(gpu) ^ set(cpu))]
+    worst_by_op, exact_cases, tolerant_cases = {}, 0, 0
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in sorted(set(gpu) & set(cpu)):
+            op, dtype, file, args = gpu[i]
+            if cpu[i][:2] != (op, dtype):
+                problems.append(f"case {i}: {op} {dtype} on the GPU, {cpu[i][0]} {cpu[i][1]} on the host")
+                continue
+            complex_args = any(a.startswith("a:complex") for a in args)
+            worst, tol = device_difference(op, dtype, raw_values(cpu_dir, file, dtype),
+                                           raw_values(gpu_dir, file, dtype), complex_args)
+            if complex_args and op == "power":
+                tol = None  # exp(b log a): compared against NumPy only (its tolerance needs a, b)
+            exact_cases += tol == 0
+            tolerant_cases += tol != 0
+            key = (op, dtype)
+            worst_by_op[key] = max(worst_by_op.get(key, 0.0), worst)
+            if tol is not None and worst > tol:
+                problems.append(f"case {i} {op}({', '.join(operand_name(a) for a in args)}) -> "
+                                f"{dtype}: host and GPU {worst:.3g} ulps apart (allowed {tol})")
+    for p in problems:
+        print(f"FAIL {p}")
+    differing = sorted(((w, k) for k, w in worst_by_op.items() if w > 0), reverse=True)
+    print(f"check_ufuncs --devices: {exact_cases} exact cases, {tolerant_cases} within tolerance; "
+          f"{len(differing)} (op, dtype) pairs not bit for bit, the largest differences (ulps):")
+    for w, (op, dtype) in differing[:40]:
+        print(f"  {op} {dtype}: {w:.3g}")
+    return problems
 
 
 def compare_devices(dump, tmpdir):
@@ -459,35 +493,7 @@ def compare_devices(dump, tmpdir):
             return 1
     _, n, failed = check_dir(dirs["cpu"])
     print(f"check_ufuncs --devices: the host device against NumPy: {n} cases, {len(failed)} failed")
-    gpu, cpu = read_raw(dirs["gpu"]), read_raw(dirs["cpu"])
-    problems = [f"case {i} ran on one device only" for i in sorted(set(gpu) ^ set(cpu))]
-    worst_by_op, exact_cases, tolerant_cases = {}, 0, 0
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for i in sorted(set(gpu) & set(cpu)):
-            op, dtype, file, args = gpu[i]
-            if cpu[i][:2] != (op, dtype):
-                problems.append(f"case {i}: {op} {dtype} on the GPU, {cpu[i][0]} {cpu[i][1]} on the host")
-                continue
-            complex_args = any(a.startswith("a:complex") for a in args)
-            worst, tol = device_difference(op, dtype, raw_values(dirs["cpu"], file, dtype),
-                                           raw_values(dirs["gpu"], file, dtype), complex_args)
-            if complex_args and op == "power":
-                tol = None  # exp(b log a): compared against NumPy only (its tolerance needs a, b)
-            exact_cases += tol == 0
-            tolerant_cases += tol != 0
-            key = (op, dtype)
-            worst_by_op[key] = max(worst_by_op.get(key, 0.0), worst)
-            if tol is not None and worst > tol:
-                problems.append(f"case {i} {op}({', '.join(operand_name(a) for a in args)}) -> "
-                                f"{dtype}: host and GPU {worst:.3g} ulps apart (allowed {tol})")
-    for p in problems:
-        print(f"FAIL {p}")
-    differing = sorted(((w, k) for k, w in worst_by_op.items() if w > 0), reverse=True)
-    print(f"check_ufuncs --devices: {exact_cases} exact cases, {tolerant_cases} within tolerance; "
-          f"{len(differing)} (op, dtype) pairs not bit for bit, the largest differences (ulps):")
-    for w, (op, dtype) in differing[:40]:
-        print(f"  {op} {dtype}: {w:.3g}")
+    problems = compare_dirs(dirs["gpu"], dirs["cpu"])
     ok = not problems and not failed
     print(f"check_ufuncs --devices: {len(problems)} host/GPU differences beyond tolerance, "
           f"{len(failed)} host failures against NumPy; seed {seed}")
