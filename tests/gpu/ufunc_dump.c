@@ -19,6 +19,8 @@
  * NumPy cannot check, run only through the fused-vs-unfused comparison. Exit status: 0, 1 if a
  * case failed to run, differed between the two runs or a kernel failed to compile, 77.
  * With LOOM_TEST_DEVICE=cpu every mode runs on the host device (no GPU needed).
+ * LOOM_UFUNC_SHARD=K keeps one batch in K (which ones follows the seed): the host compiles
+ * each kernel with the C++ compiler, so CI checks a different sample of the corpus each run.
  * docs/testing.md describes the cases and the checks. */
 #define _POSIX_C_SOURCE 200809L
 #include "exec/exec.h"
@@ -484,6 +486,29 @@ static const char *describe(const ucase *c)
     return buf;
 }
 
+/* LOOM_UFUNC_SHARD=K: keeps the batches b with (b + seed) % K == 0, renumbering the cases. */
+static void keep_shard(uint64_t seed)
+{
+    const char *env = getenv("LOOM_UFUNC_SHARD");
+    const int every = env ? atoi(env) : 1;
+    if (every <= 1)
+        return;
+    int kept_cases = 0, kept_batches = 0;
+    for (int b = 0; b < nbatches; b++) {
+        if ((b + seed) % (uint64_t)every != 0)
+            continue;
+        const int first = batch_first[b], n = batch_first[b + 1] - first;
+        memmove(&cases[kept_cases], &cases[first], (size_t)n * sizeof *cases);
+        memmove(batch_label[kept_batches], batch_label[b], sizeof batch_label[0]);
+        batch_first[kept_batches++] = kept_cases;
+        kept_cases += n;
+    }
+    nbatches = kept_batches;
+    ncases = kept_cases;
+    batch_first[nbatches] = ncases;
+    printf("ufunc_dump: LOOM_UFUNC_SHARD=%d: %d batches kept\n", every, nbatches);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* Running                                                                                  */
 /* ---------------------------------------------------------------------------------------- */
@@ -908,6 +933,7 @@ int main(int argc, char **argv)
     make_inputs();
     save_inputs(mode == RUN);
     make_cases();
+    keep_shard(seed);
     rejected = calloc((size_t)ncases, sizeof *rejected);
     result_type = calloc((size_t)ncases, sizeof *result_type);
     if (!rejected || !result_type)
