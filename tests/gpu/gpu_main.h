@@ -7,6 +7,7 @@
 #define LOOM_TEST_GPU_MAIN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,14 @@ static inline bool gpu_test_on_host(void)
 {
     const char *d = getenv("LOOM_TEST_DEVICE");
     return d && strcmp(d, "cpu") == 0;
+}
+
+/* A size that is n_gpu on a GPU and n_host on the host device, for work that CI's time on the
+ * host cannot afford (a GPU run keeps its full size and strength); checks whose bounds depend
+ * on the size compute them from the size they get. */
+static inline int64_t gpu_test_scaled(int64_t n_gpu, int64_t n_host)
+{
+    return gpu_test_on_host() && n_host < n_gpu ? n_host : n_gpu;
 }
 
 /* False, after saying so, where there is no device: main then returns 77 (SKIP). On the host
@@ -33,6 +42,18 @@ static inline bool gpu_test_start(const char *name)
         return false;
     }
     setvbuf(stdout, NULL, _IONBF, 0);
+    return true;
+}
+
+/* True, after saying so, in the LOOM_FUSE=0 run of a case that the host device runs fused only:
+ * one whose unfused kernels would cost CI's time on the host more than they add (the fused run
+ * checks the same values). */
+static inline bool gpu_test_host_fused_only(const char *what)
+{
+    const char *fuse = getenv("LOOM_FUSE");
+    if (!gpu_test_on_host() || !fuse || strcmp(fuse, "0") != 0)
+        return false;
+    printf("  %s: fused only on the host device (CI's time)\n", what);
     return true;
 }
 

@@ -5,8 +5,10 @@
  * and successive calls are uncorrelated. Distributions: for each, in float32 and float64 (or
  * int64 and int32), the mean against the exact mean and a Kolmogorov-Smirnov test (continuous)
  * or chi-square test (discrete, integers) against the exact CDF or PMF, at significance 1e-6
- * with 2^22 samples; integers reach both bounds and nothing outside them. Skips (77) without a
- * GPU. */
+ * with 2^22 samples; integers reach both bounds and nothing outside them. On the host device
+ * (CI, under AddressSanitizer) the samples are fewer: 2^20 per distribution, and 2^15 where a
+ * row reduction makes them (row_draws); every bound is computed from the sample size. Skips
+ * (77) without a GPU. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "gpu_main.h"
@@ -18,7 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_SAMPLES (1 << 22)
+/* Samples per distribution (main sets it: fewer on the host device). */
+static int64_t n_samples;
+
+/* Draws that a row reduction makes (dirichlet's row sums, multivariate_normal's z @ A^T,
+ * choice's inverse CDF with p): the host device runs 32 fibers a row, so it draws fewer. */
+static int64_t row_draws(int64_t n_gpu)
+{
+    return gpu_test_scaled(n_gpu, 1 << 15);
+}
+
 #define PI 3.14159265358979323846
 /* KS critical value at alpha 1e-6: sqrt(-ln(alpha / 2) / 2) / sqrt(n). */
 #define KS_COEFF 2.6913
@@ -275,17 +286,17 @@ static void check_continuous(loom_rng *g, const dist *d, loom_dtype dt)
 {
     char label[128];
     snprintf(label, sizeof label, "%s(%g, %g, %g) %s", d->name, d->a, d->b, d->c, loom_dtype_name(dt));
-    loom_array *a = draw(g, d, N_SAMPLES, dt);
+    loom_array *a = draw(g, d, n_samples, dt);
     CHECK(a != NULL);
     if (!a)
         return;
-    double *v = values(a, N_SAMPLES); /* a belongs to the caller's scope */
+    double *v = values(a, n_samples); /* a belongs to the caller's scope */
     int bad = 0;
-    for (int64_t i = 0; i < N_SAMPLES; i++)
+    for (int64_t i = 0; i < n_samples; i++)
         bad += !isfinite(v[i]);
     CHECK_EQ_INT(bad, 0);
-    check_mean(d, v, N_SAMPLES, label);
-    check_ks(d, v, N_SAMPLES, dt, label);
+    check_mean(d, v, n_samples, label);
+    check_ks(d, v, n_samples, dt, label);
     free(v);
 }
 
@@ -332,16 +343,16 @@ static void check_discrete(loom_rng *g, const dist *d, loom_dtype dt)
 {
     char label[128];
     snprintf(label, sizeof label, "%s(%g, %g) %s", d->name, d->a, d->b, loom_dtype_name(dt));
-    loom_array *a = draw(g, d, N_SAMPLES, dt);
+    loom_array *a = draw(g, d, n_samples, dt);
     CHECK(a != NULL);
     if (!a)
         return;
-    double *v = values(a, N_SAMPLES); /* a belongs to the caller's scope */
-    check_mean(d, v, N_SAMPLES, label);
+    double *v = values(a, n_samples); /* a belongs to the caller's scope */
+    check_mean(d, v, n_samples, label);
     enum { KMAX = 4096 };
     double *count = calloc(KMAX + 1, sizeof *count), *p = calloc(KMAX + 1, sizeof *p);
     int outside = 0;
-    for (int64_t i = 0; i < N_SAMPLES; i++) {
+    for (int64_t i = 0; i < n_samples; i++) {
         if (v[i] < 0 || v[i] != floor(v[i]) || pmf(d, (int64_t)v[i]) == 0)
             outside++;
         else
@@ -352,7 +363,7 @@ static void check_discrete(loom_rng *g, const dist *d, loom_dtype dt)
     for (int k = 0; k < KMAX; k++)
         rest -= (p[k] = pmf(d, k));
     p[KMAX] = rest > 0 ? rest : 0;
-    chi_square(count, p, KMAX + 1, N_SAMPLES, label);
+    chi_square(count, p, KMAX + 1, (double)n_samples, label);
     free(count);
     free(p);
     free(v);
@@ -448,27 +459,28 @@ static void check_distributions(void)
  * a Kolmogorov-Smirnov test, for the gamma path and NumPy's stick-breaking (all alpha < 0.1). */
 static void check_dirichlet_case(loom_rng *g, const double *alpha, loom_dtype dt)
 {
-    enum { K = 3, ROWS = N_SAMPLES / 4 };
+    enum { K = 3 };
+    const int64_t rows = row_draws(n_samples / 4);
     loom_scope_begin();
-    double *v = values(loom_rng_dirichlet(g, K, alpha, 1, (int64_t[]){ROWS}, dt), (int64_t)ROWS * K);
+    double *v = values(loom_rng_dirichlet(g, K, alpha, 1, &rows, dt), rows * K);
     const double tol = dt == LOOM_FLOAT32 ? 1e-5 : 1e-12, total = alpha[0] + alpha[1] + alpha[2];
     int bad = 0;
-    for (int64_t i = 0; i < ROWS; i++) {
+    for (int64_t i = 0; i < rows; i++) {
         const double *r = v + i * K;
         bad += !(fabs(r[0] + r[1] + r[2] - 1) <= tol) || r[0] < 0 || r[1] < 0 || r[2] < 0;
     }
     CHECK_EQ_INT(bad, 0);
-    double *col = malloc(ROWS * sizeof *col);
+    double *col = malloc((size_t)rows * sizeof *col);
     for (int j = 0; j < K; j++) {
-        for (int64_t i = 0; i < ROWS; i++)
+        for (int64_t i = 0; i < rows; i++)
             col[i] = v[i * K + j];
         const double a = alpha[j], b = total - alpha[j];
         const dist d = {"beta_marginal", a, b, 0, a / total, a * b / (total * total * (total + 1))};
         char label[96];
         snprintf(label, sizeof label, "dirichlet(%g, %g, %g)[%d] %s", alpha[0], alpha[1], alpha[2],
                  j, loom_dtype_name(dt));
-        check_mean(&d, col, ROWS, label);
-        check_ks(&d, col, ROWS, dt, label);
+        check_mean(&d, col, rows, label);
+        check_ks(&d, col, rows, dt, label);
     }
     free(col);
     free(v);
@@ -517,22 +529,23 @@ static void check_dirichlet(void)
  * for every method and dtype; a singular covariance works with eigh; check_valid "raise". */
 static void check_mvn_case(loom_rng *g, const double *cov, const char *method, loom_dtype dt)
 {
-    enum { N = 3, ROWS = 1 << 20 };
+    enum { N = 3 };
+    const int64_t rows = row_draws(1 << 20);
     const double mean[N] = {1, -2, 0.5}, w[N] = {0.3, -1, 2};
     char label[96];
     snprintf(label, sizeof label, "multivariate_normal %s %s", method ? method : "(svd)", loom_dtype_name(dt));
     loom_scope_begin();
     loom_array *m = loom_asarray(mean, LOOM_FLOAT64, 1, (int64_t[]){N});
     loom_array *c = loom_asarray(cov, LOOM_FLOAT64, 2, (int64_t[]){N, N});
-    loom_array *x = loom_rng_multivariate_normal(g, m, c, 1, (int64_t[]){ROWS}, "ignore", 1e-8, method, dt);
+    loom_array *x = loom_rng_multivariate_normal(g, m, c, 1, &rows, "ignore", 1e-8, method, dt);
     CHECK(x != NULL);
-    double *v = x ? values(x, (int64_t)ROWS * N) : NULL;
+    double *v = x ? values(x, rows * N) : NULL;
     if (!v) {
         loom_scope_end();
         return;
     }
     double s[N] = {0}, ss[N][N] = {{0}};
-    for (int64_t r = 0; r < ROWS; r++)
+    for (int64_t r = 0; r < rows; r++)
         for (int i = 0; i < N; i++) {
             s[i] += v[r * N + i];
             for (int j = 0; j < N; j++)
@@ -540,10 +553,10 @@ static void check_mvn_case(loom_rng *g, const double *cov, const char *method, l
         }
     int bad = 0;
     for (int i = 0; i < N; i++) {
-        bad += fabs(s[i] / ROWS - mean[i]) > 6 * sqrt(cov[i * N + i] / ROWS) + 1e-12;
+        bad += fabs(s[i] / rows - mean[i]) > 6 * sqrt(cov[i * N + i] / rows) + 1e-12;
         for (int j = 0; j < N; j++) {
-            const double se = sqrt((cov[i * N + i] * cov[j * N + j] + cov[i * N + j] * cov[i * N + j]) / ROWS);
-            bad += fabs(ss[i][j] / ROWS - cov[i * N + j]) > 6 * se + 1e-6;
+            const double se = sqrt((cov[i * N + i] * cov[j * N + j] + cov[i * N + j] * cov[i * N + j]) / rows);
+            bad += fabs(ss[i][j] / rows - cov[i * N + j]) > 6 * se + 1e-6;
         }
     }
     CHECK_EQ_INT(bad, 0);
@@ -555,11 +568,11 @@ static void check_mvn_case(loom_rng *g, const double *cov, const char *method, l
         for (int j = 0; j < N; j++)
             pv += w[i] * cov[i * N + j] * w[j];
     }
-    double *proj = malloc(ROWS * sizeof *proj);
-    for (int64_t r = 0; r < ROWS; r++)
+    double *proj = malloc((size_t)rows * sizeof *proj);
+    for (int64_t r = 0; r < rows; r++)
         proj[r] = w[0] * v[r * N] + w[1] * v[r * N + 1] + w[2] * v[r * N + 2];
     const dist d = {"normal", pm, sqrt(pv), 0, pm, pv};
-    check_ks(&d, proj, ROWS, LOOM_FLOAT64, label); /* sums of products: not float32 values */
+    check_ks(&d, proj, rows, LOOM_FLOAT64, label); /* sums of products: not float32 values */
     free(proj);
     free(v);
     loom_scope_end();
@@ -636,7 +649,8 @@ static void check_permutation(void)
 }
 
 /* choice with replacement: uniform, and p (a zero probability never drawn), by chi-square over
- * 2^22 draws; without replacement: distinct values in range, uniform over 64 bins (p NULL), and
+ * 2^22 draws (on the host device 2^20, and 2^15 with p: each value still expects over 3200);
+ * without replacement: distinct values in range, uniform over 64 bins (p NULL), and
  * with p the ordered pairs of 20000 draws of 2 from 4 against NumPy's sequential probabilities
  * p_i p_j / (1 - p_i); a sample of every nonzero entry is exactly those entries. */
 static void check_choice(void)
@@ -645,11 +659,11 @@ static void check_choice(void)
     const double p[5] = {0.1, 0.2, 0, 0.3, 0.4};
     for (int withp = 0; withp < 2; withp++) {
         loom_scope_begin();
-        const int64_t a = withp ? 5 : 7;
-        double *v = values(loom_rng_choice(g, a, 1, (int64_t[]){N_SAMPLES}, true, withp ? p : NULL), N_SAMPLES);
+        const int64_t a = withp ? 5 : 7, draws = withp ? row_draws(n_samples) : n_samples;
+        double *v = values(loom_rng_choice(g, a, 1, &draws, true, withp ? p : NULL), draws);
         double count[7] = {0}, q[7];
         int outside = 0;
-        for (int64_t i = 0; i < N_SAMPLES; i++) {
+        for (int64_t i = 0; i < draws; i++) {
             outside += !(v[i] >= 0 && v[i] < a);
             if (v[i] >= 0 && v[i] < a)
                 count[(int64_t)v[i]] += 1;
@@ -659,7 +673,7 @@ static void check_choice(void)
         CHECK_EQ_INT(outside, 0);
         if (withp)
             CHECK(count[2] == 0);
-        chi_square(count, q, (int)a, N_SAMPLES, withp ? "choice(5, p) with replacement" : "choice(7) with replacement");
+        chi_square(count, q, (int)a, (double)draws, withp ? "choice(5, p) with replacement" : "choice(7) with replacement");
         free(v);
         loom_scope_end();
     }
@@ -728,15 +742,15 @@ static void check_integers_case(loom_rng *g, int64_t low, int64_t high, bool end
     snprintf(label, sizeof label, "integers(%lld, %lld, endpoint %d) %s", (long long)low,
              (long long)high, endpoint, loom_dtype_name(dt));
     loom_scope_begin();
-    loom_array *a = loom_astype(loom_rng_integers(g, low, high, endpoint, 1, (int64_t[]){N_SAMPLES}, dt), LOOM_INT64);
-    int64_t *v = malloc(N_SAMPLES * sizeof *v);
-    CHECK_EQ_INT(loom_get(a, v, N_SAMPLES * sizeof *v), LOOM_OK);
+    loom_array *a = loom_astype(loom_rng_integers(g, low, high, endpoint, 1, (int64_t[]){n_samples}, dt), LOOM_INT64);
+    int64_t *v = malloc((size_t)n_samples * sizeof *v);
+    CHECK_EQ_INT(loom_get(a, v, (size_t)n_samples * sizeof *v), LOOM_OK);
     const unsigned __int128 range = (unsigned __int128)((uint64_t)high - (uint64_t)low) + endpoint;
     const int nb = range < 256 ? (int)range : 256;
     double count[256] = {0}, p[256];
     int outside = 0;
     bool lowest = false, highest = false;
-    for (int64_t i = 0; i < N_SAMPLES; i++) {
+    for (int64_t i = 0; i < n_samples; i++) {
         const uint64_t k = (uint64_t)v[i] - (uint64_t)low;
         if ((dt != LOOM_UINT64 && v[i] < low) || (unsigned __int128)k >= range) {
             outside++;
@@ -754,7 +768,7 @@ static void check_integers_case(loom_rng *g, int64_t low, int64_t high, bool end
     CHECK_EQ_INT(outside, 0);
     if (range <= 1024)
         CHECK(lowest && highest);
-    chi_square(count, p, nb, N_SAMPLES, label);
+    chi_square(count, p, nb, (double)n_samples, label);
     free(v);
     loom_scope_end();
 }
@@ -935,6 +949,7 @@ int main(void)
 {
     if (!gpu_test_start("gpu_test_random"))
         return 77;
+    n_samples = gpu_test_scaled(1 << 22, 1 << 20);
     check_reference_stream();
     check_reproducible();
     check_independent();
