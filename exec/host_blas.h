@@ -100,6 +100,16 @@ int loom__host_lwork(const void *query, loom_dtype dt);
 /* Matrix b of operand k: pointers, an array of matrix addresses; else bytes apart. */
 void *loom__host_matrix(const loom_libcall *l, void *const *addr, int k, bool pointers, int64_t b,
                         size_t bytes);
+/* One pool buffer for a LAPACK routine's work (lwork elements of dt), rwork (lrwork of dt's
+ * real part) and iwork (liwork ints), the sizes a query gave; released with buffer. NULL
+ * buffer, with LOOM_ERR_OOM recorded under fn naming what, when the pool has no room. */
+typedef struct loom__host_workspace {
+    loom_buffer *buffer;
+    void *work, *rwork;
+    int *iwork;
+} loom__host_workspace;
+int loom__host_workspace_get(const char *fn, const char *what, loom_dtype dt, int64_t lwork,
+                             int64_t lrwork, int64_t liwork, loom__host_workspace *w);
 /* A LAPACKE result other than 0 or a positive info: LAPACKE's memory errors as LOOM_ERR_OOM,
  * a rejected argument as an internal error, both naming routine under fn. */
 int loom__host_lapack_failed(const char *fn, const char *routine, int result);

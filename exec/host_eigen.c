@@ -6,29 +6,6 @@
 
 #include <math.h>
 
-/* One workspace for work, rwork and iwork, of the sizes a query gave. */
-typedef struct eigen_work {
-    loom_buffer *buffer;
-    void *work, *rwork;
-    int *iwork;
-} eigen_work;
-
-static int eigen_work_get(const char *fn, loom_dtype dt, int lwork, int lrwork, int liwork,
-                          eigen_work *w)
-{
-    size_t item = loom_dtype_size(dt), ritem = loom__is_complex(dt) ? item / 2 : item;
-    size_t work = (size_t)(lwork > 0 ? lwork : 1) * item;
-    size_t rwork = (size_t)(lrwork > 0 ? lrwork : 1) * ritem;
-    size_t iwork = (size_t)(liwork > 0 ? liwork : 1) * sizeof(int);
-    w->buffer = loom__host_buffer_alloc(fn, "LAPACK's eigensolver workspace", work + rwork + iwork);
-    if (!w->buffer)
-        return loom_last_error_code();
-    w->work = w->buffer->ptr;
-    w->rwork = (char *)w->buffer->ptr + work;
-    w->iwork = (int *)((char *)w->rwork + rwork);
-    return LOOM_OK;
-}
-
 int loom__host_syevd(const char *fn, const loom_libcall *l, void *const *addr)
 {
     const loom_eigh_args *e = &l->args.eigh;
@@ -49,8 +26,8 @@ int loom__host_syevd(const char *fn, const loom_libcall *l, void *const *addr)
     int lwork = loom__host_lwork(wq, dt), liwork = iq;
     int lrwork = complex ? loom__host_lwork(&rq, dt == LOOM_COMPLEX64 ? LOOM_FLOAT32 : LOOM_FLOAT64)
                          : 0;
-    eigen_work w = {0};
-    if ((rc = eigen_work_get(fn, dt, lwork, lrwork, liwork, &w)))
+    loom__host_workspace w;
+    if ((rc = loom__host_workspace_get(fn, "LAPACK's eigensolver workspace", dt, lwork, lrwork, liwork, &w)))
         return rc;
     size_t item = loom_dtype_size(dt), witem = complex ? item / 2 : item;
     char *A = loom__lib_operand(l, addr, 0), *W = loom__lib_operand(l, addr, 1);
@@ -100,8 +77,8 @@ int loom__host_geev(const char *fn, const loom_libcall *l, void *const *addr)
     if (r < 0)
         return loom__host_lapack_failed(fn, "geev", r);
     int lwork = loom__host_lwork(wq, dt);
-    eigen_work w = {0};
-    if ((rc = eigen_work_get(fn, dt, lwork, 2 * n, 0, &w)))
+    loom__host_workspace w;
+    if ((rc = loom__host_workspace_get(fn, "LAPACK's eigensolver workspace", dt, lwork, 2 * n, 0, &w)))
         return rc;
     size_t item = loom_dtype_size(dt);
     char *work = loom__lib_operand(l, addr, 0), *base = loom__lib_operand(l, addr, 1);

@@ -42,6 +42,22 @@ int loom__host_lwork(const void *query, loom_dtype dt)
     return q < INT_MAX ? (int)q : INT_MAX;
 }
 
+int loom__host_workspace_get(const char *fn, const char *what, loom_dtype dt, int64_t lwork,
+                             int64_t lrwork, int64_t liwork, loom__host_workspace *w)
+{
+    size_t item = loom_dtype_size(dt), ritem = loom__is_complex(dt) ? item / 2 : item;
+    size_t work = (size_t)(lwork > 0 ? lwork : 1) * item;
+    size_t rwork = (size_t)(lrwork > 0 ? lrwork : 1) * ritem;
+    size_t iwork = (size_t)(liwork > 0 ? liwork : 1) * sizeof(int);
+    w->buffer = loom__host_buffer_alloc(fn, what, work + rwork + iwork);
+    if (!w->buffer)
+        return loom_last_error_code();
+    w->work = w->buffer->ptr;
+    w->rwork = (char *)w->buffer->ptr + work;
+    w->iwork = (int *)((char *)w->rwork + rwork);
+    return LOOM_OK;
+}
+
 void *loom__host_matrix(const loom_libcall *l, void *const *addr, int k, bool pointers, int64_t b,
                         size_t bytes)
 {
@@ -120,13 +136,6 @@ int loom__host_potrf(const char *fn, const loom_libcall *l, void *const *addr)
 
 /* ---- QR ---- */
 
-/* A workspace of lwork elements of dt for one QR routine, queried with a call of lwork -1. */
-static loom_buffer *qr_workspace(const char *fn, loom_dtype dt, int lwork)
-{
-    return loom__host_buffer_alloc(fn, "LAPACK's QR workspace",
-                                   (size_t)(lwork > 0 ? lwork : 1) * loom_dtype_size(dt));
-}
-
 int loom__host_geqrf(const char *fn, const loom_libcall *l, void *const *addr)
 {
     const loom_qr_args *q = &l->args.qr;
@@ -143,20 +152,20 @@ int loom__host_geqrf(const char *fn, const loom_libcall *l, void *const *addr)
     if (r < 0)
         return loom__host_lapack_failed(fn, "geqrf", r);
     int lwork = loom__host_lwork(query, dt);
-    loom_buffer *ws = qr_workspace(fn, dt, lwork);
-    if (!ws)
-        return loom_last_error_code();
+    loom__host_workspace ws;
+    if ((rc = loom__host_workspace_get(fn, "LAPACK's QR workspace", dt, lwork, 0, 0, &ws)))
+        return rc;
     /* batched: operands are the h and tau pointer arrays; else the packed value */
     for (int64_t b = 0; b < q->batch && rc == LOOM_OK; b++) {
         void *h = pointers ? loom__host_matrix(l, addr, 0, true, b, 0)
                            : (char *)loom__lib_operand(l, addr, 0) + q->h_at + (size_t)(b * q->m * q->n) * item;
         void *tau = pointers ? loom__host_matrix(l, addr, 1, true, b, 0)
                              : (char *)loom__lib_operand(l, addr, 0) + q->tau_at + (size_t)(b * q->k) * item;
-        r = lp->geqrf[t](LOOM__COL_MAJOR, m, n, h, m, tau, ws->ptr, lwork);
+        r = lp->geqrf[t](LOOM__COL_MAJOR, m, n, h, m, tau, ws.work, lwork);
         if (r < 0)
             rc = loom__host_lapack_failed(fn, "geqrf", r);
     }
-    loom__buffer_release(ws);
+    loom__buffer_release(ws.buffer);
     if (rc == LOOM_OK && !pointers) /* the per-matrix step's status word: parameter errors only */
         *(int *)loom__lib_operand(l, addr, 1) = 0;
     return rc;
@@ -178,9 +187,9 @@ int loom__host_orgqr(const char *fn, const loom_libcall *l, void *const *addr)
     if (r < 0)
         return loom__host_lapack_failed(fn, "orgqr", r);
     int lwork = loom__host_lwork(query, dt);
-    loom_buffer *ws = qr_workspace(fn, dt, lwork);
-    if (!ws)
-        return loom_last_error_code();
+    loom__host_workspace ws;
+    if ((rc = loom__host_workspace_get(fn, "LAPACK's QR workspace", dt, lwork, 0, 0, &ws)))
+        return rc;
     char *base = loom__lib_operand(l, addr, 0);
     int64_t copied = q->qcols < q->n ? q->qcols : q->n;
     for (int64_t b = 0; b < q->batch && rc == LOOM_OK; b++) {
@@ -189,11 +198,11 @@ int loom__host_orgqr(const char *fn, const loom_libcall *l, void *const *addr)
         char *Q = base + q->q_at + (size_t)(b * q->m * q->qcols) * item;
         /* the reflectors (h's first columns, contiguous column-major) into Q, formed there */
         memcpy(Q, h, (size_t)(copied * q->m) * item);
-        r = lp->orgqr[t](LOOM__COL_MAJOR, m, qc, k, Q, m, tau, ws->ptr, lwork);
+        r = lp->orgqr[t](LOOM__COL_MAJOR, m, qc, k, Q, m, tau, ws.work, lwork);
         if (r < 0)
             rc = loom__host_lapack_failed(fn, "orgqr", r);
     }
-    loom__buffer_release(ws);
+    loom__buffer_release(ws.buffer);
     if (rc == LOOM_OK)
         *(int *)loom__lib_operand(l, addr, 1) = 0;
     return rc;

@@ -54,14 +54,10 @@ int loom__host_svd(const char *fn, const loom_libcall *l, void *const *addr)
     int64_t lrwork = !complex ? 0 : !e->vectors ? 7 * mn
                                  : mn * (5 * mn + 7 > 2 * mx + 2 * mn + 1 ? 5 * mn + 7
                                                                           : 2 * mx + 2 * mn + 1);
+    loom__host_workspace ws;
+    if ((rc = loom__host_workspace_get(fn, "LAPACK's SVD workspace", dt, lwork, lrwork, 8 * mn, &ws)))
+        return rc;
     size_t item = loom_dtype_size(dt), ritem = complex ? item / 2 : item;
-    size_t work_bytes = (size_t)lwork * item, rwork_bytes = (size_t)lrwork * ritem;
-    loom_buffer *ws = loom__host_buffer_alloc(fn, "LAPACK's SVD workspace",
-                                              work_bytes + rwork_bytes + (size_t)(8 * mn) * sizeof(int));
-    if (!ws)
-        return loom_last_error_code();
-    void *work = ws->ptr, *rwork = (char *)ws->ptr + work_bytes;
-    int *iwork = (int *)((char *)rwork + rwork_bytes);
     char *A = loom__lib_operand(l, addr, 1), *base = loom__lib_operand(l, addr, 2);
     int *info = loom__lib_operand(l, addr, 3);
     for (int64_t b = 0; b < e->batch && rc == LOOM_OK; b++) {
@@ -70,9 +66,9 @@ int loom__host_svd(const char *fn, const loom_libcall *l, void *const *addr)
         char *U = e->vectors ? base + e->u_at + (size_t)(b * e->rows * ucols) * item : NULL;
         char *V = e->vectors ? base + e->v_at + (size_t)(b * e->cols * e->cols) * item : NULL;
         r = complex ? lp->complex_gesdd[t - 2](LOOM__COL_MAJOR, jobz, m, n, Ab, m, S, U, ldu, V, ldvt,
-                                               work, lwork, rwork, iwork)
-                    : lp->gesdd[t](LOOM__COL_MAJOR, jobz, m, n, Ab, m, S, U, ldu, V, ldvt, work, lwork,
-                                   iwork);
+                                               ws.work, lwork, ws.rwork, ws.iwork)
+                    : lp->gesdd[t](LOOM__COL_MAJOR, jobz, m, n, Ab, m, S, U, ldu, V, ldvt, ws.work, lwork,
+                                   ws.iwork);
         if (r == NAN_INPUT) {
             info[b] = 1; /* NumPy's "SVD did not converge" for a matrix holding NaN */
             continue;
@@ -85,6 +81,6 @@ int loom__host_svd(const char *fn, const loom_libcall *l, void *const *addr)
         if (V)
             adjoint_in_place(V, e->cols, dt);
     }
-    loom__buffer_release(ws);
+    loom__buffer_release(ws.buffer);
     return rc;
 }

@@ -773,30 +773,10 @@ static void evaluate(int b, loom_array **out, int n, bool *failed, const char *h
 }
 
 /* Whether the part (a real number, or one half of a complex one) at p is a NaN of dtype dt's
- * parts. */
+ * parts (loom__host_to_double reads a complex dtype's part). */
 static bool nan_part(const unsigned char *p, loom_dtype dt)
 {
-    uint16_t h;
-    uint32_t f;
-    uint64_t d;
-    switch (dt) {
-    case LOOM_FLOAT16:
-        memcpy(&h, p, 2);
-        return (h & 0x7c00) == 0x7c00 && (h & 0x03ff);
-    case LOOM_BFLOAT16:
-        memcpy(&h, p, 2);
-        return (h & 0x7f80) == 0x7f80 && (h & 0x007f);
-    case LOOM_FLOAT32:
-    case LOOM_COMPLEX64:
-        memcpy(&f, p, 4);
-        return (f & 0x7f800000u) == 0x7f800000u && (f & 0x007fffffu);
-    case LOOM_FLOAT64:
-    case LOOM_COMPLEX128:
-        memcpy(&d, p, 8);
-        return (d & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (d & 0x000fffffffffffffull);
-    default:
-        return false;
-    }
+    return isnan(loom__host_to_double(p, dt));
 }
 
 /* The fused and the unfused result of case id must be the same bytes, but for NaNs: a NaN's
